@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Tally: make [PLATFORM=generic] [O=build]        firmware images
+#        make run                                  boot Linux under QEMU (demonstration)
+#        make check                                every test (host, SBI payload, Linux)
+#        make bench                                cost per SBI call, size, boot
+#
+# Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
+# FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS.
+
+PLATFORM	?= generic
+O		?= build
+TALLY_MAX_HARTS	?= 32
+FW_TEXT_START	?= 0x80000000
+FW_JUMP_ADDR	?= 0x80200000
+FW_JUMP_FDT_ADDR ?= 0
+FW_PAYLOAD_OFFSET ?= 0x200000
+FW_PAYLOAD_FDT_ADDR ?= 0
+LINUX_SOURCE	?= /usr/src/linux-source-6.1.tar.xz
+
+# Install missing Debian packages before anything else is looked up.
+DEPS_OK := $(shell scripts/install-deps.sh >&2 && echo yes)
+ifneq ($(DEPS_OK),yes)
+$(error the dependencies could not be installed: see the messages above)
+endif
+
+ifeq ($(origin CROSS_COMPILE),undefined)
+CROSS_COMPILE := $(if $(shell command -v riscv64-unknown-elf-gcc),riscv64-unknown-elf-,riscv64-linux-gnu-)
+endif
+CC		:= $(CROSS_COMPILE)gcc
+OBJCOPY		:= $(CROSS_COMPILE)objcopy
+SIZE		:= $(CROSS_COMPILE)size
+HOSTCC		?= gcc
+
+PLAT_DIR	:= $(O)/platform/$(PLATFORM)
+FW_DIR		:= $(PLAT_DIR)/firmware
+OBJ_DIR		:= $(PLAT_DIR)/obj
+LIBFDT_SRC	:= $(O)/libfdt
+
+ARCH_FLAGS	:= -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
+		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL
+BASE_CFLAGS	:= $(ARCH_FLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
+		   -fno-stack-protector -fno-pic -fno-common -ffunction-sections -fdata-sections \
+		   -Iinclude -Ilib/fdt/freestanding -I$(LIBFDT_SRC) $(FW_DEFINES)
+CFLAGS_FW	:= $(BASE_CFLAGS) -Wall -Wextra -Werror
+# libfdt is third-party code built as it is; only its warnings are relaxed
+CFLAGS_LIBFDT	:= $(BASE_CFLAGS) -Wall -Werror -Wno-sign-compare
+LDFLAGS_FW	:= $(ARCH_FLAGS) -nostdlib -static -Wl,--gc-sections -Wl,--no-warn-rwx-segments \
+		   -Wl,--defsym=FW_TEXT_START=$(FW_TEXT_START) \
+		   -Wl,--defsym=FW_PAYLOAD_OFFSET=$(FW_PAYLOAD_OFFSET) -T firmware/fw.ld
+
+LIBFDT_FILES	:= fdt.c fdt_ro.c fdt_rw.c fdt_wip.c fdt_sw.c fdt_strerror.c fdt_addresses.c \
+		   fdt.h libfdt.h libfdt_internal.h
+LIBFDT_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/libfdt/%.o,$(filter %.c,$(LIBFDT_FILES)))
+
+CORE_SRCS	:= $(wildcard lib/sbi/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c)
+CORE_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRCS)) $(OBJ_DIR)/firmware/fw_base.o $(LIBFDT_OBJS)
+
+FLAVOURS	:= fw_dynamic fw_jump fw_payload
+FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
+IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
+
+.PHONY: all firmware run check check-unit check-sbi check-linux bench clean distclean
+all firmware: $(IMAGES)
+
+# --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
+$(LIBFDT_SRC)/.extracted: $(LINUX_SOURCE)
+	@echo "  EXTRACT libfdt from $(LINUX_SOURCE)"
+	@mkdir -p $(LIBFDT_SRC)
+	@tar -xJf $(LINUX_SOURCE) -C $(LIBFDT_SRC) --strip-components=4 \
+		$(addprefix linux-source-6.1/scripts/dtc/libfdt/,$(LIBFDT_FILES))
+	@touch $@
+
+$(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted
+	@mkdir -p $(@D)
+	@echo "  CC      libfdt/$*.c"
+	@$(CC) $(CFLAGS_LIBFDT) -MMD -MP -c $(LIBFDT_SRC)/$*.c -o $@
+
+# --- Tally's own objects ------------------------------------------------------
+$(OBJ_DIR)/%.o: %.c $(LIBFDT_SRC)/.extracted
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@
+
+$(OBJ_DIR)/%.o: %.S
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@
+
+$(OBJ_DIR)/firmware/fw_payload_bin.o: firmware/fw_payload.S $(FW_PAYLOAD_PATH)
+	@mkdir -p $(@D)
+	@echo "  AS      $< ($(FW_PAYLOAD_PATH))"
+	@$(CC) $(CFLAGS_FW) -DFW_PAYLOAD_PATH_STR='"$(abspath $(FW_PAYLOAD_PATH))"' -c $< -o $@
+
+# --- images -------------------------------------------------------------------
+$(FW_DIR)/fw_dynamic.elf: $(OBJ_DIR)/firmware/fw_dynamic.o $(CORE_OBJS) firmware/fw.ld
+$(FW_DIR)/fw_jump.elf: $(OBJ_DIR)/firmware/fw_jump.o $(CORE_OBJS) firmware/fw.ld
+$(FW_DIR)/fw_payload.elf: $(OBJ_DIR)/firmware/fw_payload.o $(OBJ_DIR)/firmware/fw_payload_bin.o \
+			  $(CORE_OBJS) firmware/fw.ld
+
+$(FW_DIR)/%.elf:
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS_FW) $(filter %.o,$^) -o $@
+
+$(FW_DIR)/%.bin: $(FW_DIR)/%.elf
+	@echo "  OBJCOPY $@"
+	@$(OBJCOPY) -O binary $< $@
+
+# The default payload of fw_payload: a tiny S-mode program (firmware/test_payload.S).
+$(FW_DIR)/test_payload.elf: $(OBJ_DIR)/firmware/test_payload.o
+	@mkdir -p $(@D)
+	@$(CC) $(ARCH_FLAGS) -nostdlib -static -Wl,-Ttext=$(shell printf '0x%x' $$(($(FW_TEXT_START) + $(FW_PAYLOAD_OFFSET)))) $< -o $@
+
+# --- running and testing ------------------------------------------------------
+run: all
+	@tests/linux/demo.sh $(O)
+
+check: all
+	@tests/run-all.sh $(O)
+
+check-unit:
+	@tests/run-all.sh $(O) unit
+
+check-sbi: all
+	@tests/run-all.sh $(O) sbi
+
+check-linux: all
+	@tests/run-all.sh $(O) linux
+
+bench: all
+	@bench/run.sh $(O)
+
+clean:
+	rm -rf $(PLAT_DIR) $(O)/tests $(O)/host
+
+distclean:
+	rm -rf $(O)
+
+-include $(shell find $(OBJ_DIR) -name '*.d' 2>/dev/null)

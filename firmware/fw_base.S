@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Entry of every Tally firmware image, and the trap entry/exit.
+ *
+ * Every hart enters _start with a0 = hartid, a1 = devicetree and (for
+ * fw_dynamic) a2 = struct fw_dynamic_info.  Each hart takes its own stack
+ * and scratch; one hart (chosen by the flavour, else the first to arrive)
+ * clears .bss and runs cold_boot(); the others sleep until it is done and
+ * run warm_boot().
+ */
+#include <tally/riscv.h>
+#include <tally/hart.h>
+#include <tally/trap.h>
+
+	.section .entry, "ax", %progbits
+	.option norvc
+	.globl _start
+_start:
+	csrw	mie, zero
+	la	t0, _trap_entry
+	csrw	mtvec, t0
+	li	t0, TALLY_MAX_HARTS
+	bgeu	a0, t0, .Lpark		/* no scratch for this hart: keep it out */
+	mv	s0, a0
+	mv	s1, a1
+	mv	s2, a2
+
+	/* this hart's stack: the stacks lie outside .bss, usable before it is cleared */
+	li	t0, TALLY_STACK_SIZE
+	mul	t0, t0, s0
+	la	sp, _stack_end
+	sub	sp, sp, t0
+	mv	a0, s0
+	call	hart_scratch_of		/* address arithmetic only */
+	csrw	mscratch, a0
+
+	/* does the image name a boot hart (fw_dynamic), or is it a race? */
+	mv	a0, s0
+	mv	a1, s1
+	mv	a2, s2
+	call	fw_boot_hart
+	li	t0, -1
+	beq	a0, t0, .Llottery
+	bne	a0, s0, .Lwarm
+	j	.Lcold
+.Llottery:
+	la	t0, boot_lottery
+	li	t1, 1
+	amoadd.w t1, t1, (t0)
+	bnez	t1, .Lwarm
+
+.Lcold:
+	la	t0, _bss_start
+	la	t1, _bss_end
+1:	bgeu	t0, t1, 2f
+	REG_S	zero, 0(t0)
+	addi	t0, t0, REGBYTES
+	j	1b
+2:	fence	rw, rw
+	mv	a0, s0
+	mv	a1, s1
+	mv	a2, s2
+	call	cold_boot		/* does not return */
+	j	.Lpark
+
+.Lwarm:
+	/* sleep until the cold-boot hart has set up the platform; it sends an IPI */
+	li	t0, MIP_MSIP
+	csrw	mie, t0
+3:	la	t0, cold_boot_done
+	REG_L	t0, 0(t0)
+	bnez	t0, 4f
+	wfi
+	j	3b
+4:	fence	r, rw
+	mv	a0, s0
+	call	warm_boot		/* does not return */
+.Lpark:
+	wfi
+	j	.Lpark
+
+	.section .data
+	.align	3
+	.globl	cold_boot_done
+cold_boot_done:
+	.dword	0
+boot_lottery:
+	.word	0
+	.word	0
+
+/*
+ * Trap entry.  mscratch always holds this hart's scratch pointer while the
+ * hart runs M-mode code, so nested traps (CSR probes) work.  Traps from
+ * S/U-mode get a fresh frame at the top of the hart's stack; traps from
+ * M-mode push a frame on the current stack and also save s0-s11.
+ */
+	.section .text
+	.align	4
+	.globl	_trap_entry
+_trap_entry:
+	csrrw	tp, mscratch, tp
+	REG_S	t0, SCRATCH_TMP0(tp)
+	csrr	t0, mstatus
+	srli	t0, t0, MSTATUS_MPP_SHIFT
+	andi	t0, t0, 3
+	addi	t0, t0, -3
+	beqz	t0, .Lfrom_m
+	REG_L	t0, SCRATCH_STACK_TOP(tp)
+	addi	t0, t0, -TF_SIZE
+	j	.Lsave
+.Lfrom_m:
+	addi	t0, sp, -TF_SIZE
+	REG_S	s0, TF_REG(8)(t0)
+	REG_S	s1, TF_REG(9)(t0)
+	REG_S	s2, TF_REG(18)(t0)
+	REG_S	s3, TF_REG(19)(t0)
+	REG_S	s4, TF_REG(20)(t0)
+	REG_S	s5, TF_REG(21)(t0)
+	REG_S	s6, TF_REG(22)(t0)
+	REG_S	s7, TF_REG(23)(t0)
+	REG_S	s8, TF_REG(24)(t0)
+	REG_S	s9, TF_REG(25)(t0)
+	REG_S	s10, TF_REG(26)(t0)
+	REG_S	s11, TF_REG(27)(t0)
+.Lsave:
+	REG_S	sp, TF_REG(2)(t0)
+	mv	sp, t0
+	REG_S	ra, TF_REG(1)(sp)
+	REG_S	gp, TF_REG(3)(sp)
+	REG_S	t1, TF_REG(6)(sp)
+	REG_S	t2, TF_REG(7)(sp)
+	REG_S	a0, TF_REG(10)(sp)
+	REG_S	a1, TF_REG(11)(sp)
+	REG_S	a2, TF_REG(12)(sp)
+	REG_S	a3, TF_REG(13)(sp)
+	REG_S	a4, TF_REG(14)(sp)
+	REG_S	a5, TF_REG(15)(sp)
+	REG_S	a6, TF_REG(16)(sp)
+	REG_S	a7, TF_REG(17)(sp)
+	REG_S	t3, TF_REG(28)(sp)
+	REG_S	t4, TF_REG(29)(sp)
+	REG_S	t5, TF_REG(30)(sp)
+	REG_S	t6, TF_REG(31)(sp)
+	REG_L	t0, SCRATCH_TMP0(tp)
+	REG_S	t0, TF_REG(5)(sp)
+	csrrw	t0, mscratch, tp	/* mscratch = scratch again; t0 = old tp */
+	REG_S	t0, TF_REG(4)(sp)
+	csrr	t0, mepc
+	REG_S	t0, TF_MEPC(sp)
+	csrr	t0, mstatus
+	REG_S	t0, TF_MSTATUS(sp)
+
+	mv	a0, sp
+	call	trap_handler
+
+	REG_L	t0, TF_MEPC(sp)
+	csrw	mepc, t0
+	REG_L	t0, TF_MSTATUS(sp)
+	csrw	mstatus, t0
+	REG_L	ra, TF_REG(1)(sp)
+	REG_L	gp, TF_REG(3)(sp)
+	REG_L	tp, TF_REG(4)(sp)
+	REG_L	t0, TF_REG(5)(sp)
+	REG_L	t1, TF_REG(6)(sp)
+	REG_L	t2, TF_REG(7)(sp)
+	REG_L	a0, TF_REG(10)(sp)
+	REG_L	a1, TF_REG(11)(sp)
+	REG_L	a2, TF_REG(12)(sp)
+	REG_L	a3, TF_REG(13)(sp)
+	REG_L	a4, TF_REG(14)(sp)
+	REG_L	a5, TF_REG(15)(sp)
+	REG_L	a6, TF_REG(16)(sp)
+	REG_L	a7, TF_REG(17)(sp)
+	REG_L	t3, TF_REG(28)(sp)
+	REG_L	t4, TF_REG(29)(sp)
+	REG_L	t5, TF_REG(30)(sp)
+	REG_L	t6, TF_REG(31)(sp)
+	REG_L	sp, TF_REG(2)(sp)
+	mret
+
+/* void hart_enter_smode(addr, a0, a1, mode): leave M-mode for good. */
+	.globl	hart_enter_smode
+hart_enter_smode:
+	csrw	mepc, a0
+	csrr	t0, mstatus
+	li	t1, MSTATUS_MPP | MSTATUS_MPIE | MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP | MSTATUS_MPRV
+	not	t1, t1
+	and	t0, t0, t1
+	slli	t1, a3, MSTATUS_MPP_SHIFT
+	or	t0, t0, t1
+	csrw	mstatus, t0
+	csrw	satp, zero
+	mv	a0, a1
+	mv	a1, a2
+	li	a2, 0
+	li	a3, 0
+	mret
+
+/*
+ * unsigned long smode_load_ulong(unsigned long vaddr): a load through
+ * S-mode translation (mstatus.MPRV with MPP = S), called with the scratch
+ * guard set so that a fault comes back as guard_trapped.  4-byte encoding.
+ */
+	.globl	smode_load_ulong
+smode_load_ulong:
+	li	t1, MSTATUS_MPRV
+	csrs	mstatus, t1
+	li	t0, 0
+	REG_L	t0, 0(a0)
+	csrc	mstatus, t1
+	mv	a0, t0
+	ret

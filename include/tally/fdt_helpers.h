@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Small devicetree readers over libfdt, shared by the platform code. */
+#ifndef TALLY_FDT_HELPERS_H
+#define TALLY_FDT_HELPERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The index-th (address, size) pair of a node's "reg", in the parent's cells. */
+int fdt_reg(const void *fdt, int node, int index, unsigned long *addr, unsigned long *size);
+/* A u32 property, or 'fallback' when absent or malformed. */
+uint32_t fdt_u32(const void *fdt, int node, const char *prop, uint32_t fallback);
+/* True when status is absent, "okay" or "ok". */
+bool fdt_node_enabled(const void *fdt, int node);
+/* Hart ID of the CPU whose interrupt controller has this phandle, or -1. */
+long fdt_hartid_of_intc(const void *fdt, uint32_t phandle);
+/* First enabled node compatible with any of the NULL-terminated list, or < 0. */
+int fdt_find_compatible(const void *fdt, const char *const *compat);
+
+#endif

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Per-hart scratch area.  mscratch always points at the running hart's
+ * scratch while in M-mode, so the trap entry finds its stack there and C code
+ * finds its hart with one CSR read.  The first fields are used by assembly.
+ */
+#ifndef TALLY_HART_H
+#define TALLY_HART_H
+
+#include <tally/riscv.h>
+
+#define SCRATCH_TMP0		(0 * REGBYTES)
+#define SCRATCH_STACK_TOP	(1 * REGBYTES)
+#define SCRATCH_GUARD		(2 * REGBYTES)
+#define SCRATCH_GUARD_TRAPPED	(3 * REGBYTES)
+#define SCRATCH_GUARD_CAUSE	(4 * REGBYTES)
+
+#ifndef TALLY_MAX_HARTS
+#define TALLY_MAX_HARTS		32
+#endif
+#define TALLY_STACK_SIZE	8192
+
+#ifndef __ASSEMBLER__
+#include <stdbool.h>
+#include <tally/spinlock.h>
+
+/* A remote fence request, filled by the sender under the target's lock. */
+struct rfence_request {
+	unsigned long type;		/* SBI_EXT_RFENCE_* function ID */
+	unsigned long start;
+	unsigned long size;
+	unsigned long asid;		/* ASID, or VMID for hfence.gvma_vmid */
+	unsigned long vmid;	/* hfence.vvma: the sender's hgatp.VMID */
+};
+
+struct hart_scratch {
+	/* used by assembly: keep in step with the SCRATCH_* offsets */
+	unsigned long tmp0;
+	unsigned long stack_top;
+	volatile unsigned long guard;		/* an M-mode trap is expected */
+	volatile unsigned long guard_trapped;	/* ... and it happened */
+	volatile unsigned long guard_cause;
+
+	unsigned long hartid;
+	bool present;				/* listed in the devicetree */
+
+	/* HSM */
+	unsigned long hsm_state;		/* SBI_HSM_STATE_*, atomic */
+	unsigned long start_addr;
+	unsigned long start_arg;
+
+	/* IPI: pending request bits (IPI_*), atomic */
+	unsigned long ipi_pending;
+	struct spinlock rfence_lock;		/* held by the one sender */
+	struct rfence_request rfence;
+	volatile unsigned long rfence_done;
+
+	/* the timer is programmed through mtimecmp (no Sstc) */
+	unsigned long stats_traps;
+	unsigned long stats_ecalls;
+};
+
+extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
+
+static inline struct hart_scratch *this_hart(void)
+{
+	return (struct hart_scratch *)csr_read(mscratch);
+}
+
+static inline unsigned long this_hartid(void)
+{
+	return this_hart()->hartid;
+}
+
+static inline struct hart_scratch *hart_by_id(unsigned long hartid)
+{
+	if (hartid >= TALLY_MAX_HARTS || !hart_scratch[hartid].present)
+		return 0;
+	return &hart_scratch[hartid];
+}
+
+/*
+ * Guarded CSR access: probes of CSRs that may not exist.  An illegal
+ * instruction trap taken while guard is set skips the instruction and
+ * records the cause instead of killing the machine.
+ */
+#define csr_read_guarded(csr, okp) ({					\
+	struct hart_scratch *__s = this_hart();				\
+	unsigned long __v = 0;						\
+	__s->guard_trapped = 0;						\
+	__s->guard = 1;							\
+	__asm__ __volatile__("csrr %0, " CSR_STR(csr)			\
+			     : "+r"(__v) :: "memory");			\
+	__s->guard = 0;							\
+	*(okp) = !__s->guard_trapped;					\
+	__v; })
+
+#define csr_write_guarded(csr, val) ({					\
+	struct hart_scratch *__s = this_hart();				\
+	unsigned long __v = (unsigned long)(val);			\
+	__s->guard_trapped = 0;						\
+	__s->guard = 1;							\
+	__asm__ __volatile__("csrw " CSR_STR(csr) ", %0"		\
+			     :: "r"(__v) : "memory");			\
+	__s->guard = 0;							\
+	!__s->guard_trapped; })
+
+#endif /* __ASSEMBLER__ */
+#endif

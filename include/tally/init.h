@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef TALLY_INIT_H
+#define TALLY_INIT_H
+
+#include <stdbool.h>
+
+/* What the firmware flavour (fw_dynamic, fw_jump, fw_payload) says to boot next. */
+struct fw_next {
+	unsigned long addr;
+	unsigned long mode;	/* PRV_S or PRV_U... only PRV_S is supported */
+	unsigned long fdt;
+};
+
+/* Provided by each flavour (firmware/fw_*.c). */
+long fw_boot_hart(unsigned long a0, unsigned long a1, unsigned long a2);
+void fw_next_stage(unsigned long a0, unsigned long a1, unsigned long a2,
+		   struct fw_next *next);
+extern const char fw_flavour[];
+
+/* Per-hart CSR set-up, at boot and at every HSM start. */
+void hart_init_local(void);
+
+/* Linker symbols */
+extern char _fw_start[], _fw_end[];
+
+/* Inventory of the hart's counters, probed at cold boot (banner, PMU). */
+struct hart_features {
+	bool has_sstc;
+	bool has_sscofpmf;
+	bool has_menvcfg;
+	bool has_mcountinhibit;
+	bool has_h;
+	bool has_fp;
+	unsigned int pmp_count;
+	unsigned long hpm_mask;		/* bit i: mhpmcounter i present (3..31) */
+	unsigned int hpm_bits;		/* width of the programmable counters */
+};
+extern struct hart_features hart_features;
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What a board provides.  The generic platform fills this from the
+ * devicetree; a board with fixed hardware may fill it statically.  See
+ * docs/porting.md.
+ */
+#ifndef TALLY_PLATFORM_H
+#define TALLY_PLATFORM_H
+
+#include <stdbool.h>
+#include <tally/hartmask.h>
+#include <tally/memregion.h>
+
+struct platform_ops {
+	/* console (required for output; getc returns -1 when nothing waits) */
+	void (*console_putc)(char c);
+	int (*console_getc)(void);
+	/* inter-processor interrupts: raise / clear machine software irq */
+	void (*ipi_send)(unsigned long hartid);
+	void (*ipi_clear)(unsigned long hartid);
+	/* machine timer */
+	unsigned long (*timer_value)(void);
+	void (*timer_set)(unsigned long hartid, unsigned long when);
+	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; may return if absent */
+	void (*system_reset)(unsigned long type, unsigned long reason);
+};
+
+struct platform {
+	const char *name;		/* board/model name for the banner */
+	struct platform_ops ops;
+	struct hartmask harts;		/* harts that exist and S-mode may use */
+	unsigned long nr_harts;
+	struct memmap mem;		/* RAM and the firmware region */
+	unsigned long timebase_hz;
+	bool has_sstc;
+	const char *console_name;
+	const char *ipi_name;
+	const char *timer_name;
+	const char *reset_name;
+};
+
+extern struct platform platform;
+
+/* Implemented by each board: fill 'platform' at cold boot. 0 on success. */
+int platform_init(void *fdt);
+
+#endif

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* RISC-V privileged architecture: CSR numbers, bits and access helpers. */
+#ifndef TALLY_RISCV_H
+#define TALLY_RISCV_H
+
+#if __riscv_xlen == 64 || !defined(__riscv_xlen)
+#define REG_L		ld
+#define REG_S		sd
+#define REGBYTES	8
+#define LOG_REGBYTES	3
+#else
+#define REG_L		lw
+#define REG_S		sw
+#define REGBYTES	4
+#define LOG_REGBYTES	2
+#endif
+
+#define PRV_U		0UL
+#define PRV_S		1UL
+#define PRV_M		3UL
+
+/* mstatus */
+#define MSTATUS_SIE	(1UL << 1)
+#define MSTATUS_MIE	(1UL << 3)
+#define MSTATUS_SPIE	(1UL << 5)
+#define MSTATUS_MPIE	(1UL << 7)
+#define MSTATUS_SPP	(1UL << 8)
+#define MSTATUS_MPP_SHIFT 11
+#define MSTATUS_MPP	(3UL << MSTATUS_MPP_SHIFT)
+#define MSTATUS_FS	(3UL << 13)
+#define MSTATUS_FS_INITIAL (1UL << 13)
+#define MSTATUS_MPRV	(1UL << 17)
+#define MSTATUS_SUM	(1UL << 18)
+#define MSTATUS_MXR	(1UL << 19)
+
+/* Interrupt numbers and mip/mie bits */
+#define IRQ_S_SOFT	1
+#define IRQ_M_SOFT	3
+#define IRQ_S_TIMER	5
+#define IRQ_M_TIMER	7
+#define IRQ_S_EXT	9
+#define IRQ_M_EXT	11
+#define IRQ_LCOF	13
+#define MIP_SSIP	(1UL << IRQ_S_SOFT)
+#define MIP_MSIP	(1UL << IRQ_M_SOFT)
+#define MIP_STIP	(1UL << IRQ_S_TIMER)
+#define MIP_MTIP	(1UL << IRQ_M_TIMER)
+#define MIP_SEIP	(1UL << IRQ_S_EXT)
+#define MIP_MEIP	(1UL << IRQ_M_EXT)
+#define MIP_LCOFIP	(1UL << IRQ_LCOF)
+#define MIP_S_ALL	(MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP)
+
+/* Exception causes */
+#define CAUSE_MISALIGNED_FETCH		0
+#define CAUSE_FETCH_ACCESS		1
+#define CAUSE_ILLEGAL_INSTRUCTION	2
+#define CAUSE_BREAKPOINT		3
+#define CAUSE_MISALIGNED_LOAD		4
+#define CAUSE_LOAD_ACCESS		5
+#define CAUSE_MISALIGNED_STORE		6
+#define CAUSE_STORE_ACCESS		7
+#define CAUSE_USER_ECALL		8
+#define CAUSE_SUPERVISOR_ECALL		9
+#define CAUSE_MACHINE_ECALL		11
+#define CAUSE_FETCH_PAGE_FAULT		12
+#define CAUSE_LOAD_PAGE_FAULT		13
+#define CAUSE_STORE_PAGE_FAULT		15
+#define MCAUSE_IRQ_FLAG			(1UL << (__riscv_xlen - 1))
+
+/* menvcfg */
+#define MENVCFG_STCE	(1ULL << 63)
+
+/* PMP */
+#define PMP_R		0x01
+#define PMP_W		0x02
+#define PMP_X		0x04
+#define PMP_A_NAPOT	0x18
+#define PMP_SHIFT	2
+
+/* CSR numbers used by name in inline assembly are spelled by the assembler;
+ * those it may not know are given by number here. */
+#define CSR_STIMECMP	0x14D
+#define CSR_MENVCFG	0x30A
+#define CSR_MCOUNTINHIBIT 0x320
+#define CSR_SCOUNTOVF	0xDA0
+#define CSR_MCYCLE	0xB00
+#define CSR_MINSTRET	0xB02
+#define CSR_MHPMCOUNTER3 0xB03
+#define CSR_MHPMEVENT3	0x323
+#define CSR_CYCLE	0xC00
+
+#ifndef __ASSEMBLER__
+
+#define __CSR_STR(x) #x
+#define CSR_STR(x) __CSR_STR(x)
+
+#define csr_read(csr) ({ unsigned long __v; \
+	__asm__ __volatile__("csrr %0, " CSR_STR(csr) : "=r"(__v) :: "memory"); __v; })
+#define csr_write(csr, val) ({ unsigned long __v = (unsigned long)(val); \
+	__asm__ __volatile__("csrw " CSR_STR(csr) ", %0" :: "rK"(__v) : "memory"); })
+#define csr_set(csr, val) ({ unsigned long __v = (unsigned long)(val); \
+	__asm__ __volatile__("csrs " CSR_STR(csr) ", %0" :: "rK"(__v) : "memory"); })
+#define csr_clear(csr, val) ({ unsigned long __v = (unsigned long)(val); \
+	__asm__ __volatile__("csrc " CSR_STR(csr) ", %0" :: "rK"(__v) : "memory"); })
+#define csr_swap(csr, val) ({ unsigned long __v = (unsigned long)(val); \
+	__asm__ __volatile__("csrrw %0, " CSR_STR(csr) ", %1" : "=r"(__v) : "rK"(__v) : "memory"); __v; })
+
+static inline void wfi(void) { __asm__ __volatile__("wfi" ::: "memory"); }
+static inline void mb(void) { __asm__ __volatile__("fence rw, rw" ::: "memory"); }
+static inline void fence_i(void) { __asm__ __volatile__("fence.i" ::: "memory"); }
+static inline void sfence_vma_all(void) { __asm__ __volatile__("sfence.vma" ::: "memory"); }
+static inline void sfence_vma_addr(unsigned long va)
+{
+	__asm__ __volatile__("sfence.vma %0" :: "r"(va) : "memory");
+}
+static inline void sfence_vma_asid(unsigned long asid)
+{
+	__asm__ __volatile__("sfence.vma x0, %0" :: "r"(asid) : "memory");
+}
+static inline void sfence_vma_addr_asid(unsigned long va, unsigned long asid)
+{
+	__asm__ __volatile__("sfence.vma %0, %1" :: "r"(va), "r"(asid) : "memory");
+}
+
+#endif /* __ASSEMBLER__ */
+#endif

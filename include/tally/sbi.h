@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The SBI core: return type, the extension interface and the dispatcher. */
+#ifndef TALLY_SBI_H
+#define TALLY_SBI_H
+
+#include <stdbool.h>
+#include <tally/sbi_spec.h>
+
+#define TALLY_VERSION_MAJOR	0
+#define TALLY_VERSION_MINOR	1
+#define TALLY_VERSION_STRING	"0.1.0"
+
+struct sbiret {
+	long error;
+	unsigned long value;
+};
+
+static inline struct sbiret sbi_ok(unsigned long value)
+{
+	return (struct sbiret){ SBI_SUCCESS, value };
+}
+
+static inline struct sbiret sbi_err(long error)
+{
+	return (struct sbiret){ error, 0 };
+}
+
+struct trap_frame;
+
+/*
+ * An SBI extension: the EID range it answers, its short name for the boot
+ * banner, an optional probe (absent = always available) and the handler.
+ * The handler gets the function ID and a0..a5; it may look at (or, for the
+ * few calls that never return normally, ignore) the trap frame.
+ */
+struct sbi_extension {
+	unsigned long eid_first;
+	unsigned long eid_last;
+	const char *name;
+	bool (*available)(void);
+	struct sbiret (*handle)(unsigned long fid, const unsigned long *args,
+				struct trap_frame *tf);
+};
+
+/* Sorted by eid_first; defined in sbi_ecall.c. */
+extern const struct sbi_extension *const sbi_extensions[];
+extern const unsigned long sbi_extension_count;
+
+const struct sbi_extension *sbi_ext_find(unsigned long eid);
+bool sbi_ext_available(unsigned long eid);
+void sbi_ecall_handle(struct trap_frame *tf);
+
+extern const struct sbi_extension sbi_ext_legacy;
+extern const struct sbi_extension sbi_ext_base;
+extern const struct sbi_extension sbi_ext_time;
+extern const struct sbi_extension sbi_ext_ipi;
+extern const struct sbi_extension sbi_ext_rfence;
+extern const struct sbi_extension sbi_ext_hsm;
+extern const struct sbi_extension sbi_ext_srst;
+extern const struct sbi_extension sbi_ext_dbcn;
+extern const struct sbi_extension sbi_ext_pmu;
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The trap frame the entry code saves on the M-mode stack.  Registers are
+ * indexed by their number so that decoders can use the instruction's rd/rs
+ * fields directly.  On a trap from S/U-mode only the registers the C code may
+ * clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are preserved by
+ * the C calling convention.  A trap from M-mode saves all of them, for the
+ * register dump.
+ */
+#ifndef TALLY_TRAP_H
+#define TALLY_TRAP_H
+
+#include <tally/riscv.h>
+
+#define TF_REG(n)	((n) * REGBYTES)
+#define TF_MEPC		(32 * REGBYTES)
+#define TF_MSTATUS	(33 * REGBYTES)
+#define TF_SIZE		(34 * REGBYTES)
+
+#define REG_RA	1
+#define REG_SP	2
+#define REG_GP	3
+#define REG_TP	4
+#define REG_A0	10
+#define REG_A1	11
+#define REG_A2	12
+#define REG_A3	13
+#define REG_A4	14
+#define REG_A5	15
+#define REG_A6	16
+#define REG_A7	17
+
+#ifndef __ASSEMBLER__
+struct trap_frame {
+	unsigned long regs[32];
+	unsigned long mepc;
+	unsigned long mstatus;
+};
+
+_Static_assert(sizeof(struct trap_frame) == TF_SIZE, "trap frame layout");
+_Static_assert(TF_SIZE % 16 == 0, "trap frame keeps the stack 16-byte aligned");
+
+void trap_handler(struct trap_frame *tf);
+void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned long tval);
+void __attribute__((noreturn)) trap_fatal(struct trap_frame *tf, const char *why);
+
+/* Leave M-mode for S-mode at addr with a0, a1 set, satp = 0, interrupts off. */
+void __attribute__((noreturn)) hart_enter_smode(unsigned long addr, unsigned long a0,
+						unsigned long a1, unsigned long mode);
+#endif
+#endif

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <libfdt.h>
+#include <tally/fdt_helpers.h>
+
+static unsigned long read_cells(const fdt32_t *p, int cells)
+{
+	unsigned long v = 0;
+
+	for (int i = 0; i < cells; i++)
+		v = (v << 32) | fdt32_to_cpu(p[i]);
+	return v;
+}
+
+int fdt_reg(const void *fdt, int node, int index, unsigned long *addr, unsigned long *size)
+{
+	int parent = fdt_parent_offset(fdt, node), len;
+	int ac = fdt_address_cells(fdt, parent), sc = fdt_size_cells(fdt, parent);
+	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+
+	if (!reg || ac < 1 || ac > 2 || sc < 0 || sc > 2)
+		return -FDT_ERR_BADVALUE;
+	if (len < (index + 1) * (ac + sc) * 4)
+		return -FDT_ERR_NOTFOUND;
+	reg += index * (ac + sc);
+	*addr = read_cells(reg, ac);
+	if (size)
+		*size = read_cells(reg + ac, sc);
+	return 0;
+}
+
+uint32_t fdt_u32(const void *fdt, int node, const char *prop, uint32_t fallback)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(fdt, node, prop, &len);
+
+	return p && len == 4 ? fdt32_to_cpu(*p) : fallback;
+}
+
+bool fdt_node_enabled(const void *fdt, int node)
+{
+	int len;
+	const char *s = fdt_getprop(fdt, node, "status", &len);
+
+	return !s || !strcmp(s, "okay") || !strcmp(s, "ok");
+}
+
+long fdt_hartid_of_intc(const void *fdt, uint32_t phandle)
+{
+	int intc = fdt_node_offset_by_phandle(fdt, phandle);
+	int cpu = intc >= 0 ? fdt_parent_offset(fdt, intc) : -1;
+	unsigned long hartid;
+
+	if (cpu < 0 || fdt_reg(fdt, cpu, 0, &hartid, NULL))
+		return -1;
+	return (long)hartid;
+}
+
+int fdt_find_compatible(const void *fdt, const char *const *compat)
+{
+	for (; *compat; compat++) {
+		int node = -1;
+		while ((node = fdt_node_offset_by_compatible(fdt, node, *compat)) >= 0)
+			if (fdt_node_enabled(fdt, node))
+				return node;
+	}
+	return -FDT_ERR_NOTFOUND;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Console output over the platform's UART, with a small printf. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <tally/console.h>
+#include <tally/platform.h>
+#include <tally/spinlock.h>
+
+static struct spinlock console_lock;
+
+void console_putc(char c)
+{
+	if (!platform.ops.console_putc)
+		return;
+	if (c == '\n')
+		platform.ops.console_putc('\r');
+	platform.ops.console_putc(c);
+}
+
+int console_getc(void)
+{
+	return platform.ops.console_getc ? platform.ops.console_getc() : -1;
+}
+
+void console_puts(const char *s)
+{
+	while (*s)
+		console_putc(*s++);
+}
+
+struct outbuf {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static void out_char(struct outbuf *o, char c)
+{
+	if (o->len + 1 < o->size)
+		o->buf[o->len] = c;
+	o->len++;
+}
+
+static void out_number(struct outbuf *o, unsigned long long v, unsigned base,
+		       bool negative, int width, char pad)
+{
+	char digits[24];
+	int n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (negative)
+		digits[n++] = '-';
+	for (; width > n; width--)
+		out_char(o, pad);
+	while (n)
+		out_char(o, digits[--n]);
+}
+
+/* Supports %c %s %d %i %u %x %p %%, with l/ll, a width and '0' padding. */
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct outbuf o = { buf, size, 0 };
+
+	for (; *fmt; fmt++) {
+		if (*fmt != '%') {
+			out_char(&o, *fmt);
+			continue;
+		}
+		fmt++;
+		char pad = ' ';
+		int width = 0, longs = 0;
+		if (*fmt == '0')
+			pad = '0', fmt++;
+		while (*fmt >= '0' && *fmt <= '9')
+			width = width * 10 + (*fmt++ - '0');
+		while (*fmt == 'l')
+			longs++, fmt++;
+
+		unsigned long long u;
+		long long s;
+		switch (*fmt) {
+		case 'c':
+			out_char(&o, (char)va_arg(ap, int));
+			break;
+		case 's': {
+			const char *str = va_arg(ap, const char *);
+			int len = 0;
+			if (!str)
+				str = "(null)";
+			for (const char *p = str; *p; p++)
+				len++;
+			for (; width > len; width--)
+				out_char(&o, ' ');
+			while (*str)
+				out_char(&o, *str++);
+			break;
+		}
+		case 'd':
+		case 'i':
+			s = longs ? (longs > 1 ? va_arg(ap, long long) : va_arg(ap, long))
+				  : va_arg(ap, int);
+			out_number(&o, s < 0 ? -(unsigned long long)s : (unsigned long long)s,
+				   10, s < 0, width, pad);
+			break;
+		case 'u':
+		case 'x':
+			u = longs ? (longs > 1 ? va_arg(ap, unsigned long long)
+					       : va_arg(ap, unsigned long))
+				  : va_arg(ap, unsigned int);
+			out_number(&o, u, *fmt == 'x' ? 16 : 10, false, width, pad);
+			break;
+		case 'p':
+			out_char(&o, '0');
+			out_char(&o, 'x');
+			out_number(&o, (uintptr_t)va_arg(ap, void *), 16, false, width, pad);
+			break;
+		case '%':
+			out_char(&o, '%');
+			break;
+		default:	/* unknown conversion: show it as written */
+			out_char(&o, '%');
+			if (!*fmt)
+				goto done;
+			out_char(&o, *fmt);
+			break;
+		}
+	}
+done:
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = '\0';
+	return (int)o.len;
+}
+
+int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int printf(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* one lock per call keeps lines from different harts whole */
+	spin_lock(&console_lock);
+	console_puts(line);
+	spin_unlock(&console_lock);
+	return n;
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Hart state management extension "HSM".  Each hart's state lives in its
+ * scratch and changes only by compare-and-swap, so two callers can never
+ * both start the same hart.
+ */
+#include <tally/hart.h>
+#include <tally/hsm.h>
+#include <tally/init.h>
+#include <tally/ipi.h>
+#include <tally/platform.h>
+#include <tally/sbi.h>
+#include <tally/timer.h>
+#include <tally/trap.h>
+
+static unsigned long hsm_state(const struct hart_scratch *h)
+{
+	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE);
+}
+
+static void hsm_set(struct hart_scratch *h, unsigned long state)
+{
+	__atomic_store_n(&h->hsm_state, state, __ATOMIC_RELEASE);
+}
+
+static bool hsm_move(struct hart_scratch *h, unsigned long from, unsigned long to)
+{
+	return __atomic_compare_exchange_n(&h->hsm_state, &from, to, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void hsm_init(unsigned long boot_hartid)
+{
+	unsigned long h;
+
+	for_each_hart_in(h, &platform.harts) {
+		hart_scratch[h].present = true;
+		hsm_set(&hart_scratch[h], h == boot_hartid ? SBI_HSM_STATE_STARTED
+							   : SBI_HSM_STATE_STOPPED);
+	}
+}
+
+bool hsm_hart_interruptible(unsigned long hartid)
+{
+	unsigned long s = hsm_state(&hart_scratch[hartid]);
+
+	return s == SBI_HSM_STATE_STARTED || s == SBI_HSM_STATE_SUSPENDED;
+}
+
+void hsm_wait_for_start(void)
+{
+	struct hart_scratch *me = this_hart();
+
+	csr_write(mie, MIP_MSIP);	/* only a start request may wake us */
+	while (hsm_state(me) != SBI_HSM_STATE_START_PENDING) {
+		wfi();
+		sbi_ipi_poll();
+	}
+	hart_init_local();
+	sfence_vma_all();
+	hsm_set(me, SBI_HSM_STATE_STARTED);
+	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
+}
+
+static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
+				    unsigned long arg)
+{
+	struct hart_scratch *target = hart_by_id(hartid);
+
+	if (!target)
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	if (!memmap_smode_entry_ok(&platform.mem, addr))
+		return sbi_err(SBI_ERR_INVALID_ADDRESS);
+	/* claim the hart before touching its start fields */
+	if (!hsm_move(target, SBI_HSM_STATE_STOPPED, SBI_HSM_STATE_STOP_PENDING))
+		return sbi_err(SBI_ERR_ALREADY_AVAILABLE);
+	target->start_addr = addr;
+	target->start_arg = arg;
+	hsm_set(target, SBI_HSM_STATE_START_PENDING);
+	sbi_ipi_raise(hartid, IPI_WAKE);
+	return sbi_ok(0);
+}
+
+static struct sbiret hsm_hart_stop(void)
+{
+	struct hart_scratch *me = this_hart();
+
+	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
+		return sbi_err(SBI_ERR_FAILED);
+	sbi_timer_hart_init();			/* no stale timer on the next start */
+	csr_clear(mip, MIP_SSIP);
+	hsm_set(me, SBI_HSM_STATE_STOPPED);
+	hsm_wait_for_start();
+}
+
+/* Sleep in M-mode until an S-mode interrupt S-mode enabled is pending. */
+static void hsm_wait_for_interrupt(void)
+{
+	for (;;) {
+		unsigned long pending = csr_read(mip);
+
+		if (pending & MIP_MSIP)
+			sbi_ipi_process();
+		if ((pending & MIP_MTIP) && (csr_read(mie) & MIP_MTIP))
+			sbi_timer_process();
+		if (csr_read(mip) & csr_read(mie) & MIP_S_ALL)
+			return;
+		wfi();
+	}
+}
+
+static long suspend_type_check(unsigned long type)
+{
+	if (type == SBI_HSM_SUSPEND_RET_DEFAULT || type == SBI_HSM_SUSPEND_NON_RET_DEFAULT)
+		return SBI_SUCCESS;
+	if ((type >= SBI_HSM_SUSPEND_RET_PLATFORM && type <= SBI_HSM_SUSPEND_RET_LAST) ||
+	    (type >= SBI_HSM_SUSPEND_NON_RET_PLATFORM && type <= SBI_HSM_SUSPEND_NON_RET_LAST))
+		return SBI_ERR_NOT_SUPPORTED;	/* no platform-specific states */
+	return SBI_ERR_INVALID_PARAM;		/* reserved */
+}
+
+static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_addr,
+				      unsigned long arg)
+{
+	struct hart_scratch *me = this_hart();
+	bool non_retentive = type == SBI_HSM_SUSPEND_NON_RET_DEFAULT;
+	long err = suspend_type_check(type);
+
+	if (err)
+		return sbi_err(err);
+	if (non_retentive && !memmap_smode_entry_ok(&platform.mem, resume_addr))
+		return sbi_err(SBI_ERR_INVALID_ADDRESS);
+	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
+		return sbi_err(SBI_ERR_FAILED);
+	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
+	hsm_wait_for_interrupt();
+	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
+	hsm_set(me, SBI_HSM_STATE_STARTED);
+	if (non_retentive)
+		hart_enter_smode(resume_addr, me->hartid, arg, PRV_S);
+	return sbi_ok(0);
+}
+
+static struct sbiret hsm_get_status(unsigned long hartid)
+{
+	struct hart_scratch *h = hart_by_id(hartid);
+
+	if (!h)
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	return sbi_ok(hsm_state(h));
+}
+
+static struct sbiret hsm_handle(unsigned long fid, const unsigned long *args,
+				struct trap_frame *tf)
+{
+	(void)tf;
+	switch (fid) {
+	case SBI_EXT_HSM_HART_START:
+		return hsm_hart_start(args[0], args[1], args[2]);
+	case SBI_EXT_HSM_HART_STOP:
+		return hsm_hart_stop();
+	case SBI_EXT_HSM_HART_GET_STATUS:
+		return hsm_get_status(args[0]);
+	case SBI_EXT_HSM_HART_SUSPEND:
+		return hsm_hart_suspend(args[0], args[1], args[2]);
+	default:
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	}
+}
+
+const struct sbi_extension sbi_ext_hsm = {
+	.eid_first = SBI_EXT_HSM,
+	.eid_last = SBI_EXT_HSM,
+	.name = "HSM",
+	.handle = hsm_handle,
+};

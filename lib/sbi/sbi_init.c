@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Boot: the cold-boot hart sets up the platform from the devicetree, prints
+ * the banner and starts the next stage; every hart sets up its own CSRs.
+ */
+#include <tally/console.h>
+#include <tally/fdt_fixup.h>
+#include <tally/hart.h>
+#include <tally/hsm.h>
+#include <tally/init.h>
+#include <tally/platform.h>
+#include <tally/sbi.h>
+#include <tally/timer.h>
+#include <tally/trap.h>
+
+struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
+static unsigned char hart_stacks[TALLY_MAX_HARTS][TALLY_STACK_SIZE]
+	__attribute__((section(".stacks"), aligned(16), used));
+struct hart_features hart_features;
+extern volatile unsigned long cold_boot_done;
+
+/* Called from _start before .bss is cleared: address arithmetic only. */
+struct hart_scratch *hart_scratch_of(unsigned long hartid)
+{
+	return &hart_scratch[hartid];
+}
+
+static bool misa_has(char ext)
+{
+	return (csr_read(misa) >> (ext - 'a')) & 1;
+}
+
+/* Smallest power of two >= the firmware's size: the PMP NAPOT region. */
+static unsigned long fw_region_size(void)
+{
+	unsigned long size = 4096, need = _fw_end - _fw_start;
+
+	while (size < need)
+		size <<= 1;
+	return size;
+}
+
+static void pmp_protect_firmware(void)
+{
+	unsigned long base = platform.mem.fw_base, size = platform.mem.fw_size;
+	unsigned long napot = (base | (size / 2 - 1)) >> PMP_SHIFT;
+
+	/* entry 0: the firmware, no access for S/U; entry 1: everything else */
+	if (!csr_write_guarded(pmpaddr0, napot))
+		return;		/* no PMP: nothing to program */
+	csr_write_guarded(pmpaddr1, ~0UL);
+	csr_write_guarded(pmpcfg0, ((unsigned long)(PMP_A_NAPOT | PMP_R | PMP_W | PMP_X) << 8) |
+				   PMP_A_NAPOT);
+}
+
+static void probe_counters(void)
+{
+	bool ok;
+
+	for (unsigned int i = 3; i < 32; i++) {
+		switch (i) {
+#define PROBE(n) case n: csr_read_guarded(CSR_MHPMCOUNTER3 + n - 3, &ok); break;
+		PROBE(3) PROBE(4) PROBE(5) PROBE(6) PROBE(7) PROBE(8) PROBE(9)
+		PROBE(10) PROBE(11) PROBE(12) PROBE(13) PROBE(14) PROBE(15) PROBE(16)
+		PROBE(17) PROBE(18) PROBE(19) PROBE(20) PROBE(21) PROBE(22) PROBE(23)
+		PROBE(24) PROBE(25) PROBE(26) PROBE(27) PROBE(28) PROBE(29) PROBE(30)
+		PROBE(31)
+#undef PROBE
+		}
+		if (ok)
+			hart_features.hpm_mask |= 1UL << i;
+	}
+	hart_features.hpm_bits = hart_features.hpm_mask ? 64 : 0;
+	if (hart_features.hpm_mask & (1UL << 3)) {
+		/* width: write all-ones to a stopped counter, read back, restore */
+		unsigned long inhibit = csr_read_guarded(CSR_MCOUNTINHIBIT, &ok);
+		csr_write_guarded(CSR_MCOUNTINHIBIT, inhibit | (1UL << 3));
+		unsigned long saved = csr_read(CSR_MHPMCOUNTER3);
+		csr_write(CSR_MHPMCOUNTER3, ~0UL);
+		unsigned long ones = csr_read(CSR_MHPMCOUNTER3);
+		csr_write(CSR_MHPMCOUNTER3, saved);
+		csr_write_guarded(CSR_MCOUNTINHIBIT, inhibit);
+		hart_features.hpm_bits = 0;
+		while (ones & 1)
+			hart_features.hpm_bits++, ones >>= 1;
+	}
+}
+
+static void probe_features(void)
+{
+	bool ok;
+
+	csr_read_guarded(CSR_STIMECMP, &ok);
+	hart_features.has_sstc = ok;
+	csr_read_guarded(CSR_SCOUNTOVF, &ok);
+	hart_features.has_sscofpmf = ok;
+	csr_read_guarded(CSR_MENVCFG, &ok);
+	hart_features.has_menvcfg = ok;
+	csr_read_guarded(CSR_MCOUNTINHIBIT, &ok);
+	hart_features.has_mcountinhibit = ok;
+	hart_features.has_h = misa_has('h');
+	hart_features.has_fp = misa_has('f') || misa_has('d');
+	probe_counters();
+	platform.has_sstc = hart_features.has_sstc;
+}
+
+void hart_init_local(void)
+{
+	struct hart_scratch *me = this_hart();
+
+	csr_write(mie, MIP_MSIP);
+	csr_clear(mip, MIP_SSIP | MIP_STIP);
+	/* S-mode handles its own timer, software, external and counter-overflow irqs */
+	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP);
+	/* misaligned, access and illegal-instruction traps stay here: they are
+	 * firmware events of the PMU, and are forwarded after counting */
+	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
+			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
+			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT));
+	csr_write(mcounteren, 0xffffffffUL);
+	/* programmable counters stop until the PMU starts them; cycle and instret run */
+	if (hart_features.has_mcountinhibit)
+		csr_write(CSR_MCOUNTINHIBIT, ~0x7UL & 0xffffffffUL);
+	if (hart_features.has_menvcfg && hart_features.has_sstc)
+		csr_set(CSR_MENVCFG, MENVCFG_STCE);
+	if (hart_features.has_fp) {
+		csr_clear(mstatus, MSTATUS_FS);
+		csr_set(mstatus, MSTATUS_FS_INITIAL);
+		csr_write(0x003, 0);	/* fcsr */
+	}
+	pmp_protect_firmware();
+	sbi_timer_hart_init();
+	if (platform.ops.ipi_clear)
+		platform.ops.ipi_clear(me->hartid);
+}
+
+static void print_extensions(void)
+{
+	printf("SBI extensions   :");
+	for (unsigned long i = 0; i < sbi_extension_count; i++) {
+		const struct sbi_extension *ext = sbi_extensions[i];
+		if (!ext->available || ext->available())
+			printf(" %s", ext->name);
+	}
+	printf("\n");
+}
+
+static void print_banner(const struct fw_next *next)
+{
+	unsigned long hpm = hart_features.hpm_mask;
+	unsigned int first = 0, last = 0, count = 0;
+
+	for (unsigned int i = 3; i < 32; i++) {
+		if (!(hpm & (1UL << i)))
+			continue;
+		if (!count++)
+			first = i;
+		last = i;
+	}
+	printf("\nTally %s: RISC-V SBI firmware (%s)\n", TALLY_VERSION_STRING, fw_flavour);
+	printf("Platform         : %s\n", platform.name);
+	printf("Harts            : %lu (boot hart %lu, max %u)\n", platform.nr_harts,
+	       this_hartid(), TALLY_MAX_HARTS);
+	printf("Firmware region  : 0x%lx-0x%lx (%lu KiB, no S/U access)\n",
+	       platform.mem.fw_base, platform.mem.fw_base + platform.mem.fw_size - 1,
+	       platform.mem.fw_size / 1024);
+	printf("Devices          : console %s, ipi %s, timer %s%s, reset %s\n",
+	       platform.console_name, platform.ipi_name, platform.timer_name,
+	       hart_features.has_sstc ? " + Sstc" : "", platform.reset_name);
+	printf("SBI version      : %d.%d, implementation 0x%lx v%d.%d\n",
+	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
+	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
+	print_extensions();
+	if (count)
+		printf("PMU              : %u programmable counters (mhpmcounter%u-%u), %u bits, "
+		       "Sscofpmf %s\n", count, first, last, hart_features.hpm_bits,
+		       hart_features.has_sscofpmf ? "yes" : "no");
+	else
+		printf("PMU              : no programmable counters, Sscofpmf %s\n",
+		       hart_features.has_sscofpmf ? "yes" : "no");
+	printf("Next stage       : 0x%lx in %s-mode, devicetree at 0x%lx\n\n",
+	       next->addr, next->mode == PRV_S ? "S" : "?", next->fdt);
+}
+
+static void __attribute__((noreturn)) halt(void)
+{
+	for (;;)
+		wfi();
+}
+
+static void wake_secondaries(unsigned long self)
+{
+	unsigned long h;
+
+	__atomic_store_n(&cold_boot_done, 1, __ATOMIC_RELEASE);
+	for_each_hart_in(h, &platform.harts)
+		if (h != self)
+			platform.ops.ipi_send(h);
+}
+
+void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
+					  unsigned long a2)
+{
+	struct fw_next next;
+
+	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++) {
+		hart_scratch[i].hartid = i;
+		hart_scratch[i].stack_top = (unsigned long)hart_stacks[i] + TALLY_STACK_SIZE;
+	}
+	fw_next_stage(a0, a1, a2, &next);
+	platform.mem.fw_base = (unsigned long)_fw_start;
+	platform.mem.fw_size = fw_region_size();
+	if (platform_init((void *)next.fdt)) {
+		printf("Tally: platform initialisation failed; halting\n");
+		halt();
+	}
+	if (!hartmask_test(&platform.harts, a0)) {
+		printf("Tally: boot hart %lu is not in the devicetree; halting\n", a0);
+		halt();
+	}
+	probe_features();
+	fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
+				  platform.mem.fw_size);
+	print_banner(&next);
+	if (next.mode != PRV_S) {
+		printf("Tally: next stage mode %lu is not supported (only S-mode)\n", next.mode);
+		halt();
+	}
+	hsm_init(a0);
+	hart_init_local();
+	wake_secondaries(a0);
+	hart_enter_smode(next.addr, a0, next.fdt, PRV_S);
+}
+
+void __attribute__((noreturn)) warm_boot(unsigned long hartid)
+{
+	if (!hartmask_test(&platform.harts, hartid)) {
+		printf("Tally: hart %lu is not in the devicetree; parked\n", hartid);
+		csr_write(mie, 0);
+		halt();
+	}
+	hart_init_local();
+	hsm_wait_for_start();
+}

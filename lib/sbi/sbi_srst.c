@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* System reset extension "SRST". */
+#include <tally/console.h>
+#include <tally/platform.h>
+#include <tally/sbi.h>
+
+#define SRST_TYPE_VENDOR_FIRST		0xF0000000UL
+#define SRST_TYPE_VENDOR_LAST		0xFFFFFFFFUL
+#define SRST_REASON_IMPL_FIRST		0xE0000000UL
+#define SRST_REASON_LAST		0xFFFFFFFFUL
+
+static const char *const reset_type_names[] = { "shutdown", "cold reboot", "warm reboot" };
+
+struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
+{
+	if (type > SBI_SRST_TYPE_WARM_REBOOT &&
+	    !(type >= SRST_TYPE_VENDOR_FIRST && type <= SRST_TYPE_VENDOR_LAST))
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	if (reason > SBI_SRST_REASON_SYSFAIL &&
+	    !(reason >= SRST_REASON_IMPL_FIRST && reason <= SRST_REASON_LAST))
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	if (type > SBI_SRST_TYPE_WARM_REBOOT || !platform.ops.system_reset)
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	printf("\nTally: system reset: %s%s\n", reset_type_names[type],
+	       reason == SBI_SRST_REASON_SYSFAIL ? " (system failure)" : "");
+	platform.ops.system_reset(type, reason);
+	return sbi_err(SBI_ERR_FAILED);		/* the device did not act */
+}
+
+static struct sbiret srst_handle(unsigned long fid, const unsigned long *args,
+				 struct trap_frame *tf)
+{
+	(void)tf;
+	if (fid != SBI_EXT_SRST_RESET)
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	return sbi_system_reset(args[0], args[1]);
+}
+
+static bool srst_available(void)
+{
+	return platform.ops.system_reset;
+}
+
+const struct sbi_extension sbi_ext_srst = {
+	.eid_first = SBI_EXT_SRST,
+	.eid_last = SBI_EXT_SRST,
+	.name = "SRST",
+	.available = srst_available,
+	.handle = srst_handle,
+};

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The generic platform: everything comes from the devicetree the previous
+ * stage passed in a1.  QEMU virt is the reference board.  A malformed or
+ * missing device is reported and the firmware goes on with what it has.
+ */
+#include <libfdt.h>
+#include <tally/console.h>
+#include <tally/drivers.h>
+#include <tally/fdt_helpers.h>
+#include <tally/platform.h>
+
+struct platform platform;
+static char model[64];	/* copied: the devicetree moves when it is fixed up */
+
+static const char *const uart_compat[] = { "ns16550a", "ns16550", "snps,dw-apb-uart", NULL };
+static const char *const clint_compat[] = { "riscv,clint0", "sifive,clint0", NULL };
+static const char *const mswi_compat[] = { "riscv,aclint-mswi", NULL };
+static const char *const mtimer_compat[] = { "riscv,aclint-mtimer", NULL };
+static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL };
+
+static int stdout_node(const void *fdt)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen"), len;
+	const char *path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
+	char name[64];
+	int i;
+
+	if (!path)
+		return -1;
+	/* "path:options": the options part names a baud rate, not a node */
+	for (i = 0; path[i] && path[i] != ':' && i < (int)sizeof(name) - 1; i++)
+		name[i] = path[i];
+	name[i] = '\0';
+	return fdt_path_offset(fdt, name);
+}
+
+static bool node_is_uart(const void *fdt, int node)
+{
+	for (const char *const *c = uart_compat; *c; c++)
+		if (!fdt_node_check_compatible(fdt, node, *c))
+			return true;
+	return false;
+}
+
+static void console_setup(const void *fdt)
+{
+	int node = stdout_node(fdt);
+	unsigned long base;
+
+	if (node < 0 || !node_is_uart(fdt, node))
+		node = fdt_find_compatible(fdt, uart_compat);
+	if (node < 0 || fdt_reg(fdt, node, 0, &base, NULL))
+		return;		/* no console: the firmware runs silent */
+	uart8250_init(base, fdt_u32(fdt, node, "reg-shift", 0),
+		      fdt_u32(fdt, node, "reg-io-width", 1),
+		      fdt_u32(fdt, node, "clock-frequency", 0),
+		      fdt_u32(fdt, node, "current-speed", 0));
+	platform.ops.console_putc = uart8250_putc;
+	platform.ops.console_getc = uart8250_getc;
+	platform.console_name = "uart8250";
+}
+
+static void harts_setup(const void *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
+	unsigned long hartid;
+
+	hartmask_clear(&platform.harts);
+	platform.timebase_hz = fdt_u32(fdt, cpus, "timebase-frequency", 0);
+	fdt_for_each_subnode(cpu, fdt, cpus) {
+		const char *type = fdt_getprop(fdt, cpu, "device_type", NULL);
+
+		if (!type || strcmp(type, "cpu") || !fdt_node_enabled(fdt, cpu) ||
+		    fdt_reg(fdt, cpu, 0, &hartid, NULL))
+			continue;
+		if (hartid >= TALLY_MAX_HARTS) {
+			printf("Tally: WARNING: hart %lu ignored (TALLY_MAX_HARTS is %u)\n",
+			       hartid, TALLY_MAX_HARTS);
+			continue;
+		}
+		hartmask_set(&platform.harts, hartid);
+		platform.nr_harts++;
+	}
+}
+
+static void memory_setup(const void *fdt)
+{
+	int node;
+
+	fdt_for_each_subnode(node, fdt, 0) {
+		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		unsigned long base, size;
+
+		if (!type || strcmp(type, "memory") || !fdt_node_enabled(fdt, node))
+			continue;
+		for (int i = 0; !fdt_reg(fdt, node, i, &base, &size); i++)
+			if (!memmap_add_ram(&platform.mem, base, size))
+				printf("Tally: WARNING: memory 0x%lx+0x%lx not used\n", base, size);
+	}
+}
+
+/*
+ * interrupts-extended = <&cpuN_intc irq>, ...: for every entry whose irq
+ * matches, call add(hartid, base + stride * (its position among them)).
+ */
+static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
+				  unsigned long base, unsigned long stride,
+				  void (*add)(unsigned long, unsigned long))
+{
+	int len, n = 0;
+	const fdt32_t *ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+
+	for (int i = 0; ie && i + 1 < len / 4; i += 2) {
+		if (fdt32_to_cpu(ie[i + 1]) != irq)
+			continue;
+		long hartid = fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
+		if (hartid >= 0)
+			add(hartid, base + stride * n);
+		n++;
+	}
+}
+
+static void ipi_timer_setup(const void *fdt)
+{
+	int node = fdt_find_compatible(fdt, clint_compat);
+	unsigned long base, base2;
+
+	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
+		/* SiFive CLINT: msip at 0, mtimecmp at 0x4000, mtime at 0xbff8 */
+		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
+		for_each_hart_context(fdt, node, 7, base + 0x4000, 8, mtimer_add_hart);
+		mtimer_set_mtime(base + 0xbff8);
+		platform.ipi_name = platform.timer_name = "clint";
+	}
+	node = fdt_find_compatible(fdt, mswi_compat);
+	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
+		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
+		platform.ipi_name = "aclint-mswi";
+	}
+	node = fdt_find_compatible(fdt, mtimer_compat);
+	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL) &&
+	    !fdt_reg(fdt, node, 1, &base2, NULL)) {
+		/* reg[0] is mtime, reg[1] the mtimecmp array (QEMU's layout) */
+		mtimer_set_mtime(base);
+		for_each_hart_context(fdt, node, 7, base2, 8, mtimer_add_hart);
+		platform.timer_name = "aclint-mtimer";
+	}
+	if (platform.ipi_name) {
+		platform.ops.ipi_send = mswi_send;
+		platform.ops.ipi_clear = mswi_clear;
+	}
+	if (platform.timer_name) {
+		platform.ops.timer_value = mtimer_value;
+		platform.ops.timer_set = mtimer_set;
+	}
+}
+
+static bool syscon_reg(const void *fdt, const char *compat, unsigned long *addr,
+		       uint32_t *value)
+{
+	int node = fdt_node_offset_by_compatible(fdt, -1, compat), regmap;
+	unsigned long base;
+
+	if (node < 0)
+		return false;
+	regmap = fdt_node_offset_by_phandle(fdt, fdt_u32(fdt, node, "regmap", 0));
+	if (regmap < 0 || fdt_reg(fdt, regmap, 0, &base, NULL))
+		return false;
+	*addr = base + fdt_u32(fdt, node, "offset", 0);
+	*value = fdt_u32(fdt, node, "value", 0);
+	return true;
+}
+
+static void reset_setup(const void *fdt)
+{
+	int node = fdt_find_compatible(fdt, test_compat);
+	unsigned long base, off_addr = 0, boot_addr = 0;
+	uint32_t off_val = 0, boot_val = 0;
+
+	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
+		sifive_test_init(base);
+		platform.reset_name = "sifive,test0";
+	} else if (syscon_reg(fdt, "syscon-poweroff", &off_addr, &off_val) |
+		   syscon_reg(fdt, "syscon-reboot", &boot_addr, &boot_val)) {
+		syscon_reset_init(off_addr, off_val, boot_addr, boot_val);
+		platform.reset_name = "syscon";
+	}
+	if (platform.reset_name)
+		platform.ops.system_reset = reset_device;
+}
+
+int platform_init(void *fdt)
+{
+	if (fdt_check_header(fdt))
+		return -1;	/* no devicetree, no console to say so */
+	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
+	platform.reset_name = "none";
+	console_setup(fdt);
+	const char *name = fdt_getprop(fdt, 0, "model", NULL);
+	if (!name)
+		name = fdt_getprop(fdt, 0, "compatible", NULL);
+	snprintf(model, sizeof(model), "%s", name ? name : "generic");
+	platform.name = model;
+	harts_setup(fdt);
+	memory_setup(fdt);
+	ipi_timer_setup(fdt);
+	reset_setup(fdt);
+	if (!platform.ipi_name) {
+		printf("Tally: no CLINT/ACLINT MSWI in the devicetree: cannot run\n");
+		return -1;
+	}
+	if (!platform.timer_name)
+		platform.timer_name = "none";
+	return 0;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tally needs, when any is missing.  Called by
+# the Makefile before building; fast (one dpkg-query) when all are there.
+# Usage: scripts/install-deps.sh [--check]   (--check: report, install nothing)
+set -euo pipefail
+
+# compilers, QEMU, dtc, libfdt (host), the Linux sources (libfdt for the firmware,
+# Linux and perf for the tests), OpenSBI 1.1 to compare with, kernel build tools
+packages=(
+	gcc-riscv64-unknown-elf
+	gcc-riscv64-linux-gnu
+	libc6-dev-riscv64-cross
+	qemu-system-misc
+	device-tree-compiler
+	libfdt-dev
+	linux-source-6.1
+	opensbi
+	flex bison bc libssl-dev libelf-dev cpio xz-utils
+	gcc make python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[[ $status == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+	exit 0
+fi
+if [[ ${1:-} == --check ]]; then
+	echo "missing packages: ${missing[*]}"
+	exit 1
+fi
+
+echo "Installing: ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+	sudo="sudo"
+fi
+# gcc-riscv64-unknown-elf may be unavailable on some mirrors: the Makefile
+# falls back to gcc-riscv64-linux-gnu, so try it separately.
+others=()
+want_elf=0
+for p in "${missing[@]}"; do
+	if [[ $p == gcc-riscv64-unknown-elf ]]; then want_elf=1; else others+=("$p"); fi
+done
+$sudo apt-get update -qq
+export DEBIAN_FRONTEND=noninteractive
+if [[ ${#others[@]} -gt 0 ]]; then
+	$sudo apt-get install -y -qq --no-install-recommends "${others[@]}"
+fi
+if [[ $want_elf -eq 1 ]]; then
+	$sudo apt-get install -y -qq --no-install-recommends gcc-riscv64-unknown-elf ||
+		echo "gcc-riscv64-unknown-elf not installable; using riscv64-linux-gnu-gcc"
+fi

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Build the Linux test kernel for Tally from Debian's linux-source-6.1:
+#   <builddir>/initramfs.cpio  the static test init (tests/linux/init.c)
+#   <builddir>/Image           the kernel, with that initramfs built in, so
+#                              it also boots from fw_payload (no -initrd)
+#
+# Usage: tests/linux/build.sh [builddir]     (default: <repo>/build/linux)
+#
+# Every step is keyed by a hash of its inputs and skipped when the key is
+# unchanged, so a second run does nothing. The kernel object tree is kept in
+# <builddir>/obj, so changing init.c only relinks the kernel.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+tarball=/usr/src/linux-source-6.1.tar.xz
+src_pkg=linux-source-6.1
+cross=riscv64-linux-gnu-
+kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
+
+log() { printf '[linux] %s\n' "$*"; }
+die() { printf '[linux] error: %s\n' "$*" >&2; exit 1; }
+
+# sha256 (shortened) of the given strings and files, in order.
+hash_inputs() {
+	local item
+	for item in "$@"; do
+		if [[ -f $item ]]; then
+			printf 'file %s\n' "$(basename "$item")"
+			cat "$item"
+		else
+			printf 'text %s\n' "$item"
+		fi
+	done | sha256sum | cut -c1-16
+}
+
+stamp_ok() { [[ -f $build/.stamp-$1 && $(cat "$build/.stamp-$1") == "$2" ]]; }
+stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
+
+check_tools() {
+	local missing=() tool
+	for tool in "${cross}gcc" gcc make flex bison bc perl sha256sum xz; do
+		command -v "$tool" > /dev/null || missing+=("$tool")
+	done
+	[[ -f $tarball ]] || missing+=("$tarball")
+	((${#missing[@]} == 0)) || die "missing: ${missing[*]}
+  install: apt-get install gcc-riscv64-linux-gnu libc6-dev-riscv64-cross" \
+		"flex bison bc libssl-dev libelf-dev $src_pkg"
+}
+
+# Extract the kernel source once; again only if the package changed.
+prepare_source() {
+	if stamp_ok source "$pkg_version" && [[ -d $src ]]; then
+		return
+	fi
+	log "extracting $tarball ($src_pkg $pkg_version)"
+	rm -rf "$src" "$obj" "$build/.extract" "$build"/.stamp-*
+	mkdir -p "$build/.extract"
+	tar -C "$build/.extract" -xJf "$tarball"
+	mv "$build/.extract/linux-source-6.1" "$src"
+	rmdir "$build/.extract"
+	stamp_set source "$pkg_version"
+}
+
+# The initramfs: /init plus the nodes the kernel needs before init runs.
+# gen_init_cpio (from the kernel source) makes /dev/console without root.
+build_initramfs() {
+	local key dir=$build/initramfs
+	key=$(hash_inputs "$here/build.sh" "$here/init.c" \
+		"$("${cross}gcc" --version | head -n1)")
+	if stamp_ok initramfs "$key" && [[ -f $build/initramfs.cpio ]]; then
+		log "initramfs up to date"
+		return
+	fi
+	log "building initramfs"
+	mkdir -p "$dir"
+	"${cross}gcc" -static -O2 -s -Wall -Wextra -o "$dir/init" "$here/init.c"
+	cc -O2 -o "$dir/gen_init_cpio" "$src/usr/gen_init_cpio.c"
+	cat > "$dir/cpio.list" <<-EOF
+		dir /dev 0755 0 0
+		nod /dev/console 0600 0 0 c 5 1
+		dir /proc 0755 0 0
+		dir /sys 0755 0 0
+		dir /tmp 1777 0 0
+		file /init $dir/init 0755 0 0
+	EOF
+	# A fixed timestamp keeps the archive identical for identical input.
+	"$dir/gen_init_cpio" -t 0 "$dir/cpio.list" > "$dir/initramfs.cpio.new"
+	# Replace only on change: the kernel relinks whenever the file is newer.
+	if cmp -s "$dir/initramfs.cpio.new" "$build/initramfs.cpio"; then
+		rm "$dir/initramfs.cpio.new"
+	else
+		mv "$dir/initramfs.cpio.new" "$build/initramfs.cpio"
+	fi
+	stamp_set initramfs "$key"
+}
+
+# Every CONFIG_ line of the fragments must appear verbatim in the result;
+# "is not set" may also be absent (its dependencies are then off).
+verify_config() {
+	local frag line name bad=0
+	for frag in "$@"; do
+		while IFS= read -r line; do
+			if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)= ]]; then
+				grep -qxF "$line" "$obj/.config" && continue
+			elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+				name=${BASH_REMATCH[1]}
+				grep -q "^$name=" "$obj/.config" || continue
+			else
+				continue
+			fi
+			name=${BASH_REMATCH[1]}
+			printf '[linux] config: asked "%s", got "%s"\n' "$line" \
+				"$(grep -E "^(# )?$name[= ]" "$obj/.config" || echo absent)" >&2
+			bad=1
+		done < "$frag"
+	done
+	((bad == 0)) || die "the kernel config lacks the values above; fix $here/kernel.config"
+}
+
+# tinyconfig, then our fragment on top (allnoconfig keeps it minimal).
+configure_kernel() {
+	local key extra=$build/initramfs.config
+	key=$(hash_inputs "$pkg_version" "$here/build.sh" "$here/kernel.config" "$build")
+	if stamp_ok config "$key" && [[ -f $obj/.config ]]; then
+		return
+	fi
+	log "configuring kernel (tinyconfig + tests/linux/kernel.config)"
+	mkdir -p "$obj"
+	printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$build/initramfs.cpio" > "$extra"
+	make -C "$src" O="$obj" "${kmake_vars[@]}" tinyconfig > "$build/config.log" 2>&1 ||
+		{ tail -n 30 "$build/config.log"; die "make tinyconfig failed"; }
+	(cd "$src" && ARCH=riscv CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh \
+		-n -O "$obj" "$obj/.config" "$here/kernel.config" "$extra") \
+		>> "$build/config.log" 2>&1 ||
+		{ tail -n 30 "$build/config.log"; die "merge_config.sh failed"; }
+	verify_config "$here/kernel.config" "$extra"
+	stamp_set config "$key"
+}
+
+# Keep make's output in a log; show a line every 100 steps and all warnings.
+show_progress() {
+	local n=0 line start=$SECONDS
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >&3
+		n=$((n + 1))
+		if [[ $line == *warning:* || $line == *error:* ]]; then
+			printf '[linux]   %s\n' "$line"
+		elif ((n % 100 == 0)); then
+			log "kernel: $n steps, $((SECONDS - start)) s, at:$line"
+		fi
+	done 3> "$1"
+}
+
+build_kernel() {
+	local key klog=$build/kernel-build.log
+	key=$(hash_inputs "$pkg_version" "$here/build.sh" "$here/kernel.config" \
+		"$(cat "$build/.stamp-initramfs")" "$build")
+	if stamp_ok kernel "$key" && [[ -f $build/Image ]]; then
+		log "kernel up to date"
+		return
+	fi
+	configure_kernel
+	log "building kernel Image with $(nproc) jobs (full log: $klog)"
+	if ! make -C "$src" O="$obj" "${kmake_vars[@]}" -j"$(nproc)" Image 2>&1 |
+		show_progress "$klog"; then
+		tail -n 40 "$klog"
+		die "kernel build failed (full log: $klog)"
+	fi
+	cp "$obj/arch/riscv/boot/Image" "$build/Image"
+	stamp_set kernel "$key"
+}
+
+main() {
+	build=${1:-$repo/build/linux}
+	mkdir -p "$build"
+	build=$(cd "$build" && pwd)
+	# Kconfig strings and kbuild both break on blanks in paths.
+	[[ $build != *[[:space:]]* ]] || die "build dir must not contain blanks: $build"
+	src=$build/linux-source-6.1
+	obj=$build/obj
+
+	check_tools
+	pkg_version=$(dpkg-query -W -f='${Version}' "$src_pkg" 2> /dev/null) ||
+		die "package $src_pkg is not installed"
+	local start=$SECONDS
+	prepare_source
+	build_initramfs
+	build_kernel
+	log "done in $((SECONDS - start)) s"
+	log "Image:          $build/Image ($(stat -c %s "$build/Image") bytes)"
+	log "initramfs.cpio: $build/initramfs.cpio"
+}
+
+main "$@"

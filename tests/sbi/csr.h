@@ -1,0 +1,84 @@
+/* CSR access and the few S-mode CSR bits the payload uses. */
+#ifndef SBI_TEST_CSR_H
+#define SBI_TEST_CSR_H
+
+#define CSR_SSTATUS	0x100
+#define CSR_SIE		0x104
+#define CSR_STVEC	0x105
+#define CSR_SSCRATCH	0x140
+#define CSR_SEPC	0x141
+#define CSR_SCAUSE	0x142
+#define CSR_STVAL	0x143
+#define CSR_SIP		0x144
+#define CSR_SATP	0x180
+#define CSR_TIME	0xc01
+#define CSR_MHARTID	0xf14
+
+#define SSTATUS_SIE	(1UL << 1)
+#define SSTATUS_SPIE	(1UL << 5)
+#define SSTATUS_SPP	(1UL << 8)
+
+#define IRQ_S_SOFT	1
+#define IRQ_S_TIMER	5
+#define IRQ_S_EXT	9
+#define SIP_SSIP	(1UL << IRQ_S_SOFT)
+#define SIP_STIP	(1UL << IRQ_S_TIMER)
+#define SIE_SSIE	SIP_SSIP
+#define SIE_STIE	SIP_STIP
+
+#define SCAUSE_INTERRUPT	(1UL << 63)
+#define EXC_INSN_ACCESS		1
+#define EXC_ILLEGAL_INSN	2
+#define EXC_LOAD_ACCESS		5
+#define EXC_STORE_ACCESS	7
+
+#ifndef __ASSEMBLER__
+
+#define __csr_str(x) #x
+#define csr_str(x) __csr_str(x)
+
+#define csr_read(csr) ({						\
+	unsigned long __v;						\
+	__asm__ __volatile__("csrr %0, " csr_str(csr)			\
+			     : "=r"(__v) : : "memory");			\
+	__v; })
+
+#define csr_write(csr, val) ({						\
+	unsigned long __v = (unsigned long)(val);			\
+	__asm__ __volatile__("csrw " csr_str(csr) ", %0"		\
+			     : : "rK"(__v) : "memory"); })
+
+#define csr_set(csr, val) ({						\
+	unsigned long __v = (unsigned long)(val);			\
+	__asm__ __volatile__("csrs " csr_str(csr) ", %0"		\
+			     : : "rK"(__v) : "memory"); })
+
+#define csr_clear(csr, val) ({						\
+	unsigned long __v = (unsigned long)(val);			\
+	__asm__ __volatile__("csrc " csr_str(csr) ", %0"		\
+			     : : "rK"(__v) : "memory"); })
+
+static inline unsigned long rdtime(void)
+{
+	return csr_read(CSR_TIME);
+}
+
+/* Full barrier: every flag shared between harts is written and read
+ * between these, so plain volatile accesses are enough. */
+static inline void mb(void)
+{
+	__asm__ __volatile__("fence rw, rw" : : : "memory");
+}
+
+static inline void local_irq_enable(void)
+{
+	csr_set(CSR_SSTATUS, SSTATUS_SIE);
+}
+
+static inline void local_irq_disable(void)
+{
+	csr_clear(CSR_SSTATUS, SSTATUS_SIE);
+}
+
+#endif /* __ASSEMBLER__ */
+#endif

@@ -1,0 +1,288 @@
+/* Walks the structure block once, keeping a stack of the open nodes.
+ * Properties come before subnodes in a blob, so a node's #address-cells
+ * is known by the time its children's reg is read; a node is classified
+ * when it closes, once all its properties have been seen. */
+#include <stddef.h>
+#include "console.h"
+#include "fdt.h"
+
+#define FDT_MAGIC	0xd00dfeed
+#define FDT_BEGIN_NODE	1
+#define FDT_END_NODE	2
+#define FDT_PROP	3
+#define FDT_NOP		4
+#define FDT_END		9
+#define MAX_DEPTH	8
+
+struct node {
+	const char *name;
+	uint32_t addr_cells, size_cells;	/* for this node's children */
+	const uint8_t *reg;
+	uint32_t reg_len;
+	const char *device_type, *status, *isa;
+};
+
+struct walker {
+	const uint8_t *blob;
+	uint32_t off, end;		/* cursor in the structure block */
+	const char *strings;
+	uint32_t strings_len;
+	struct node stack[MAX_DEPTH];
+	int depth;			/* stack[depth] is the open node */
+	struct fdt_info *info;
+};
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t read_cells(const uint8_t *p, uint32_t cells)
+{
+	uint64_t v = 0;
+
+	while (cells--) {
+		v = v << 32 | be32(p);
+		p += 4;
+	}
+	return v;
+}
+
+static bool name_is(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+
+	return !strncmp(name, base, n) && (name[n] == '\0' || name[n] == '@');
+}
+
+/* riscv,isa is "rv64imafdch_zicsr_...": single letters up to the first
+ * underscore. */
+static bool isa_has_ext(const char *isa, char ext)
+{
+	for (isa += 4; *isa && *isa != '_'; isa++)
+		if (*isa == ext)
+			return true;
+	return false;
+}
+
+static void add_range(struct fdt_info *info, uint64_t base, uint64_t size)
+{
+	if (info->nresv < FDT_MAX_RESV) {
+		info->resv[info->nresv].base = base;
+		info->resv[info->nresv].size = size;
+		info->nresv++;
+	}
+}
+
+static bool enabled(const struct node *n)
+{
+	return !n->status || !strcmp(n->status, "okay") ||
+	       !strcmp(n->status, "ok");
+}
+
+static void close_cpu(struct walker *w, const struct node *n,
+		      const struct node *parent)
+{
+	struct fdt_info *info = w->info;
+	unsigned long id;
+
+	if (!n->device_type || strcmp(n->device_type, "cpu") || !enabled(n))
+		return;
+	if (!n->reg || n->reg_len < parent->addr_cells * 4)
+		return;
+	id = read_cells(n->reg, parent->addr_cells);
+	if (info->ncpus < FDT_MAX_CPUS)
+		info->hartids[info->ncpus] = id;
+	info->ncpus++;
+	if (id > info->max_hartid)
+		info->max_hartid = id;
+	if (n->isa && isa_has_ext(n->isa, 'h'))
+		info->cpu_has_h = true;
+}
+
+static void close_regs(struct walker *w, const struct node *n,
+		       const struct node *parent, bool memory)
+{
+	uint32_t entry = (parent->addr_cells + parent->size_cells) * 4;
+	uint32_t at;
+
+	if (!n->reg || !entry)
+		return;
+	for (at = 0; at + entry <= n->reg_len; at += entry) {
+		uint64_t base = read_cells(n->reg + at, parent->addr_cells);
+		uint64_t size = read_cells(n->reg + at + parent->addr_cells * 4,
+					   parent->size_cells);
+
+		if (!memory) {
+			add_range(w->info, base, size);
+		} else if (!w->info->mem.size) {
+			w->info->mem.base = base;
+			w->info->mem.size = size;
+		}
+	}
+}
+
+static void close_node(struct walker *w)
+{
+	const struct node *n = &w->stack[w->depth];
+	const struct node *parent = &w->stack[w->depth - 1];
+
+	if (w->depth == 2 && !strcmp(parent->name, "cpus"))
+		close_cpu(w, n, parent);
+	else if (w->depth == 1 && name_is(n->name, "memory") &&
+		 n->device_type && !strcmp(n->device_type, "memory"))
+		close_regs(w, n, parent, true);
+	else if (w->depth == 2 && !strcmp(parent->name, "reserved-memory"))
+		close_regs(w, n, parent, false);
+}
+
+static void take_prop(struct walker *w, const char *name,
+		      const uint8_t *val, uint32_t len)
+{
+	struct node *n = &w->stack[w->depth];
+	/* String properties must be NUL-terminated inside the blob. */
+	const char *str = (len && val[len - 1] == '\0') ? (const char *)val : NULL;
+
+	if (!strcmp(name, "#address-cells") && len == 4)
+		n->addr_cells = be32(val);
+	else if (!strcmp(name, "#size-cells") && len == 4)
+		n->size_cells = be32(val);
+	else if (!strcmp(name, "reg")) {
+		n->reg = val;
+		n->reg_len = len;
+	} else if (!strcmp(name, "device_type"))
+		n->device_type = str;
+	else if (!strcmp(name, "status"))
+		n->status = str;
+	else if (!strcmp(name, "riscv,isa"))
+		n->isa = str;
+	else if (w->depth == 1 && !strcmp(n->name, "cpus") &&
+		 !strcmp(name, "timebase-frequency") && (len == 4 || len == 8))
+		w->info->timebase = read_cells(val, len / 4);
+	else if (w->depth == 1 && !strcmp(n->name, "chosen") &&
+		 !strcmp(name, "bootargs") && str)
+		w->info->bootargs = str;
+}
+
+static const uint8_t *take(struct walker *w, uint32_t len)
+{
+	const uint8_t *p = w->blob + w->off;
+
+	if (len > w->end - w->off)
+		return NULL;
+	w->off += (len + 3) & ~3U;
+	if (w->off > w->end)
+		w->off = w->end;
+	return p;
+}
+
+static int begin_node(struct walker *w)
+{
+	const char *name = (const char *)w->blob + w->off;
+	uint32_t len = 0;
+	struct node *n;
+
+	while (w->off + len < w->end && name[len])
+		len++;
+	if (!take(w, len + 1) || ++w->depth >= MAX_DEPTH)
+		return -1;
+	n = &w->stack[w->depth];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	n->addr_cells = 2;	/* devicetree spec defaults */
+	n->size_cells = 1;
+	return 0;
+}
+
+static int prop(struct walker *w)
+{
+	const uint8_t *hdr = take(w, 8), *val;
+	uint32_t len, nameoff;
+
+	if (!hdr || w->depth < 0)
+		return -1;
+	len = be32(hdr);
+	nameoff = be32(hdr + 4);
+	val = take(w, len);
+	if (!val || nameoff >= w->strings_len)
+		return -1;
+	take_prop(w, w->strings + nameoff, val, len);
+	return 0;
+}
+
+static int walk(struct walker *w)
+{
+	for (;;) {
+		const uint8_t *tok = take(w, 4);
+
+		if (!tok)
+			return -1;
+		switch (be32(tok)) {
+		case FDT_BEGIN_NODE:
+			if (begin_node(w))
+				return -1;
+			break;
+		case FDT_END_NODE:
+			if (w->depth < 0)
+				return -1;
+			if (w->depth > 0)
+				close_node(w);
+			w->depth--;
+			break;
+		case FDT_PROP:
+			if (prop(w))
+				return -1;
+			break;
+		case FDT_NOP:
+			break;
+		case FDT_END:
+			return w->depth == -1 ? 0 : -1;
+		default:
+			return -1;
+		}
+	}
+}
+
+static void read_memrsv(const uint8_t *blob, uint32_t off, uint32_t total,
+			struct fdt_info *info)
+{
+	for (; off + 16 <= total; off += 16) {
+		uint64_t base = read_cells(blob + off, 2);
+		uint64_t size = read_cells(blob + off + 8, 2);
+
+		if (!base && !size)
+			break;
+		add_range(info, base, size);
+	}
+}
+
+int fdt_parse(const void *fdt, struct fdt_info *info)
+{
+	const uint8_t *blob = fdt;
+	struct walker w;
+	uint32_t total, off_struct, off_strings, off_rsv;
+
+	memset(info, 0, sizeof(*info));
+	info->bootargs = "";
+	if (!blob || ((uintptr_t)blob & 3) || be32(blob) != FDT_MAGIC)
+		return -1;
+	total = be32(blob + 4);
+	off_struct = be32(blob + 8);
+	off_strings = be32(blob + 12);
+	off_rsv = be32(blob + 16);
+	if (off_struct >= total || off_strings >= total || off_rsv >= total)
+		return -1;
+
+	memset(&w, 0, sizeof(w));
+	w.blob = blob;
+	w.off = off_struct;
+	w.end = be32(blob + 36) <= total - off_struct ?
+		off_struct + be32(blob + 36) : total;
+	w.strings = (const char *)blob + off_strings;
+	w.strings_len = total - off_strings;
+	w.depth = -1;
+	w.info = info;
+	read_memrsv(blob, off_rsv, total, info);
+	return walk(&w);
+}

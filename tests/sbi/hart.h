@@ -1,0 +1,106 @@
+/* Per-hart state shared between harts, and the boot hart's control of
+ * the secondaries (smp.c). Only the boot hart prints check results;
+ * secondaries report through these fields. */
+#ifndef SBI_TEST_HART_H
+#define SBI_TEST_HART_H
+
+#define MAX_HARTS	8	/* hart ids the payload has stacks for */
+#define STACK_SHIFT	14	/* 16 KiB per hart */
+
+#ifndef __ASSEMBLER__
+
+#include <stdbool.h>
+#include "csr.h"
+#include "sbi.h"
+
+/* hart.ipi_mail[src] */
+#define IPI_NONE	0
+#define IPI_SENT	1	/* src wrote this before its send_ipi */
+#define IPI_SEEN	2	/* this hart's trap handler took the IPI */
+
+enum hart_cmd {
+	CMD_NONE,
+	CMD_STOP,		/* hart_stop() */
+	CMD_SEND_IPI,		/* arg0 = target hart */
+	CMD_SUSPEND,		/* arg0 type, arg1 resume addr, arg2 opaque,
+				 * arg3 timer ticks to wake it */
+};
+
+struct hart {
+	/* Written by this hart's trap handler. */
+	volatile unsigned long timer_irqs, soft_irqs;
+	volatile unsigned long irq_cause, irq_time;
+	/* A fault a test provokes on purpose: see try_load(). */
+	volatile bool trap_armed;
+	volatile unsigned long trap_cause, trap_tval;
+
+	/* Mailbox: the boot hart fills cmd and args, then bumps cmd_seq;
+	 * the hart answers in ret_* and sets done_seq = cmd_seq. */
+	volatile unsigned long cmd, arg[4], cmd_seq, done_seq;
+	volatile long ret_error;
+	volatile unsigned long ret_value, ret_ticks;
+
+	/* What the hart saw at its last entry (hart_start or a resume
+	 * from non-retentive suspend); entries counts them. */
+	volatile unsigned long entries;
+	volatile unsigned long entry_a0, entry_a1, entry_satp, entry_sstatus;
+	volatile unsigned long entry_mhartid_trap;
+
+	volatile int ipi_mail[MAX_HARTS];
+	volatile bool faulted;	/* took an unexpected exception */
+
+	/* Boot-hart bookkeeping. */
+	bool running;		/* started and reported in */
+	bool lost;		/* unusable after a failed check */
+};
+
+extern struct hart harts[MAX_HARTS];
+extern unsigned long boot_hartid;
+/* Usable secondary hart ids (from /cpus, below MAX_HARTS). */
+extern unsigned long secondaries[MAX_HARTS];
+extern unsigned int nr_secondaries;
+
+/* In start.S. */
+extern char secondary_entry[], trap_vector[], park_vector[];
+void __attribute__((noreturn)) park(void);
+
+static inline unsigned long this_hartid(void)
+{
+	unsigned long tp;
+
+	__asm__ __volatile__("mv %0, tp" : "=r"(tp));
+	return tp;
+}
+
+static inline struct hart *this_hart(void)
+{
+	return &harts[this_hartid()];
+}
+
+void smp_init(void);
+/* Mask of the harts running the payload now, boot hart included. */
+unsigned long running_mask(void);
+
+/* Boot hart side. Each waits at most ms milliseconds. */
+struct sbiret hart_do(unsigned long hartid, unsigned long cmd,
+		      unsigned long a0, unsigned long a1, unsigned long a2,
+		      unsigned long a3, unsigned long ms);
+void hart_post(unsigned long hartid, unsigned long cmd, unsigned long a0,
+	       unsigned long a1, unsigned long a2, unsigned long a3);
+struct sbiret hart_result(unsigned long hartid, unsigned long ms);
+/* Waits until hart_get_status(hartid) is want; returns the last answer. */
+struct sbiret wait_status(unsigned long hartid, unsigned long want,
+			  unsigned long ms);
+/* Waits for the hart's entries counter to pass old. */
+bool wait_entry(unsigned long hartid, unsigned long old, unsigned long ms);
+unsigned long next_opaque(unsigned long hartid);
+/* hart_start at secondary_entry, then waits for the hart to report. */
+struct sbiret start_secondary(unsigned long hartid, unsigned long opaque,
+			      bool *entered);
+
+/* Trap side, also used by the IPI test. */
+void ipi_collect(struct hart *h);
+void send_ipi_to(unsigned long target, long *error);
+
+#endif /* __ASSEMBLER__ */
+#endif
