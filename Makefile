@@ -54,7 +54,8 @@ LIBFDT_FILES	:= fdt.c fdt_ro.c fdt_rw.c fdt_wip.c fdt_sw.c fdt_strerror.c fdt_ad
 		   fdt.h libfdt.h libfdt_internal.h
 LIBFDT_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/libfdt/%.o,$(filter %.c,$(LIBFDT_FILES)))
 
-CORE_SRCS	:= $(wildcard lib/sbi/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c)
+# lib/pmu and its DT parser join when the PMU core is wired in (issue 3)
+CORE_SRCS	:= $(filter-out lib/fdt/fdt_pmu.c,$(wildcard lib/sbi/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c))
 CORE_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRCS)) $(OBJ_DIR)/firmware/fw_base.o $(LIBFDT_OBJS)
 
 FLAVOURS	:= fw_dynamic fw_jump fw_payload

@@ -46,6 +46,7 @@ struct hart_scratch {
 
 	/* HSM */
 	unsigned long hsm_state;		/* SBI_HSM_STATE_*, atomic */
+	struct spinlock hsm_lock;		/* serialises hart_start callers */
 	unsigned long start_addr;
 	unsigned long start_arg;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Hart state management extension "HSM".  Each hart's state lives in its
- * scratch and changes only by compare-and-swap, so two callers can never
- * both start the same hart.
+ * scratch.  A hart changes its own state by compare-and-swap; hart_start
+ * takes the target's lock, so two callers can never both start it.
  */
 #include <tally/hart.h>
 #include <tally/hsm.h>
@@ -71,12 +71,16 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (!memmap_smode_entry_ok(&platform.mem, addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
-	/* claim the hart before touching its start fields */
-	if (!hsm_move(target, SBI_HSM_STATE_STOPPED, SBI_HSM_STATE_STOP_PENDING))
+	/* the lock makes "still stopped? then set its entry point" one step */
+	spin_lock(&target->hsm_lock);
+	if (hsm_state(target) != SBI_HSM_STATE_STOPPED) {
+		spin_unlock(&target->hsm_lock);
 		return sbi_err(SBI_ERR_ALREADY_AVAILABLE);
+	}
 	target->start_addr = addr;
 	target->start_arg = arg;
 	hsm_set(target, SBI_HSM_STATE_START_PENDING);
+	spin_unlock(&target->hsm_lock);
 	sbi_ipi_raise(hartid, IPI_WAKE);
 	return sbi_ok(0);
 }

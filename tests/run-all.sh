@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs Tally's test suites and closes with one line "N passed, N failed, N skipped".
+# Every suite prints one line per check: "PASS: ...", "FAIL: ..." or "SKIP: ..."
+# (optionally behind a "name: " prefix).  A suite that exits non-zero without
+# saying FAIL is itself counted as a failure, so nothing fails silently.
+#
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux]...   (default: all)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(realpath -m "${1:-$root/build}")
+shift || true
+suites=("$@")
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux)
+fw="$out/platform/generic/firmware"
+logdir="$out/test-logs"
+mkdir -p "$logdir"
+
+suite_unit() {
+	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi"
+	if [[ -f $root/tests/unit/pmu/Makefile ]]; then
+		make -s -C "$root/tests/unit/pmu" O="$out/host/pmu"
+	fi
+}
+
+suite_sbi() {
+	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
+		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin"
+}
+
+suite_linux() {
+	"$root/tests/linux/build.sh" "$out/linux" &&
+	make -s -C "$root" O="$out/linux-payload" FW_PAYLOAD_PATH="$out/linux/Image" \
+		"$out/linux-payload/platform/generic/firmware/fw_payload.bin" &&
+	"$root/tests/linux/boot-test.sh" "$out/linux" "$fw/fw_dynamic.bin" "$fw/fw_jump.bin" \
+		"$out/linux-payload/platform/generic/firmware/fw_payload.bin"
+}
+
+pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'
+passed=0 failed=0 skipped=0
+for s in "${suites[@]}"; do
+	log="$logdir/$s.log"
+	echo "=== suite: $s (log: $log)"
+	"suite_$s" 2>&1 | tee "$log"
+	status=${PIPESTATUS[0]}
+	p=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/PASS}" "$log")
+	f=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/FAIL}" "$log")
+	k=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/SKIP}" "$log")
+	if [[ $status -ne 0 && $f -eq 0 ]]; then
+		echo "FAIL: suite $s exited with status $status"
+		f=1
+	fi
+	echo "--- suite $s: $p passed, $f failed, $k skipped"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]
