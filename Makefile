@@ -112,7 +112,7 @@ $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
 # The default payload of fw_payload: a tiny S-mode program (firmware/test_payload.S).
 $(FW_DIR)/test_payload.elf: $(OBJ_DIR)/firmware/test_payload.o
 	@mkdir -p $(@D)
-	@$(CC) $(ARCH_FLAGS) -nostdlib -static -Wl,-Ttext=$(shell printf '0x%x' $$(($(FW_TEXT_START) + $(FW_PAYLOAD_OFFSET)))) $< -o $@
+	@$(CC) $(ARCH_FLAGS) -nostdlib -static -Wl,-N -Wl,--no-warn-rwx-segments -Wl,-Ttext=$(shell printf '0x%x' $$(($(FW_TEXT_START) + $(FW_PAYLOAD_OFFSET)))) $< -o $@
 
 # --- running and testing ------------------------------------------------------
 run: all
