@@ -100,7 +100,8 @@ struct sbiret start_secondary(unsigned long hartid, unsigned long opaque,
 
 /* Trap side, also used by the IPI test. */
 void ipi_collect(struct hart *h);
-void send_ipi_to(unsigned long target, long *error);
+/* Marks this hart as the sender in target's ipi_mail, then send_ipi. */
+struct sbiret send_ipi_to(unsigned long target);
 
 #endif /* __ASSEMBLER__ */
 #endif

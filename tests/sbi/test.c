@@ -7,7 +7,7 @@ struct fdt_info machine;
 static unsigned long passed, failed, skipped;
 static const char *skip_reason;
 
-#define SFMT_BUFS	8
+#define SFMT_BUFS	16
 #define SFMT_LEN	200
 
 const char *sfmt(const char *fmt, ...)
@@ -53,6 +53,18 @@ bool check(bool ok, const char *ext, const char *what, const char *detail)
 		printf("FAIL: %s: %s (%s)\n", ext, what, detail ? detail : "");
 	}
 	return ok;
+}
+
+void failf(const char *ext, const char *fmt, ...)
+{
+	char buf[SFMT_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	__atomic_fetch_add(&failed, 1, __ATOMIC_RELAXED);
+	printf("FAIL: %s: %s\n", ext, buf);
 }
 
 const char *ret_str(struct sbiret r)

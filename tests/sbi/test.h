@@ -31,6 +31,9 @@ bool expect_err2(struct sbiret r, long want1, long want2, const char *ext,
 /* r.error must be 0 and r.value must be want. */
 bool expect_val(struct sbiret r, unsigned long want, const char *ext,
 		const char *what);
+/* A FAIL line formatted into a local buffer: safe on any hart. */
+void failf(const char *ext, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void skip(const char *ext, const char *what, const char *why);
 /* While set, every check runs but reports SKIP with this reason. */
 void skip_begin(const char *why);
@@ -40,7 +43,8 @@ void info(const char *ext, const char *fmt, ...)
 /* "error=%ld value=%lx", or what a pseudo error means. */
 const char *ret_str(struct sbiret r);
 /* printf into one of a few rotating static buffers (boot hart only):
- * for building the "what" and "detail" of a check. */
+ * for building the "what" and "detail" of a check. A result lives for
+ * one check call only: keep anything longer in a local buffer. */
 const char *sfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints the summary and shuts the machine down; never returns. */

@@ -41,9 +41,8 @@ static void handle_irq(struct hart *h, unsigned long cause)
 		break;
 	default:
 		csr_clear(CSR_SIE, 1UL << code);
-		check(false, "trap", sfmt("unexpected interrupt on hart %lu",
-					  this_hartid()),
-		      sfmt("scause=%lx, masked it", cause));
+		failf("trap", "unexpected interrupt on hart %lu (scause=%lx, "
+		      "masked it)", this_hartid(), cause);
 	}
 	mb();
 }
@@ -59,10 +58,9 @@ unexpected_exception(struct trap_frame *f, unsigned long cause)
 {
 	struct hart *h = this_hart();
 
-	check(false, "trap", sfmt("unexpected exception on hart %lu",
-				  this_hartid()),
-	      sfmt("scause=%lx sepc=%lx stval=%lx", cause, f->sepc,
-		   csr_read(CSR_STVAL)));
+	failf("trap", "unexpected exception on hart %lu (scause=%lx "
+	      "sepc=%lx stval=%lx)", this_hartid(), cause, f->sepc,
+	      csr_read(CSR_STVAL));
 	if (this_hartid() == boot_hartid)
 		finish();
 	/* A secondary stops; the boot hart sees it through its waits. */

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
+# image given, then the reset runs that end QEMU through SRST.
+#
+# Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
+#
+# Each payload check prints "PASS:"/"FAIL:"; this script prefixes them with
+# the image name and adds its own checks on how QEMU ended.  Output is read by
+# tests/run-all.sh, which counts the lines.
+set -uo pipefail
+
+elf=$1
+shift
+images=("$@")
+qemu=(qemu-system-riscv64 -M virt -cpu rv64 -smp 4 -m 256M -nographic
+      -no-reboot -monitor none -serial stdio)
+limit=120          # seconds; a hang is a failure, never a wait forever
+logdir=$(dirname "$elf")/runs
+mkdir -p "$logdir"
+failures=0
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# run <log> <firmware> [bootargs]: boots the payload, output to <log>; sets $rc.
+run() {
+	local log=$1 fw=$2 args=${3:-}
+	timeout "$limit" "${qemu[@]}" -bios "$fw" -kernel "$elf" \
+		${args:+-append "$args"} </dev/null >"$log" 2>&1
+	rc=$?
+}
+
+# The full run: every check of the payload, which ends with SRST shutdown.
+for fw in "${images[@]}"; do
+	name=$(basename "$fw" .bin)
+	log="$logdir/$name.log"
+	run "$log" "$fw"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+	if [[ -n $summary ]]; then
+		pass "$name: payload ran to its end ($summary)"
+	else
+		fail "$name: payload did not reach its summary line (see $log)"
+		tail -20 "$log" | sed 's/^/    /'
+	fi
+	if [[ $rc -eq 0 ]] && grep -q 'system reset: shutdown' "$log"; then
+		pass "$name: SRST shutdown ends QEMU with exit code 0"
+	else
+		fail "$name: QEMU exit code $rc after the run (expected 0 from SRST shutdown)"
+	fi
+done
+
+# Reset runs: bootargs "srst=<mode>" make the payload call it first thing.
+# <mode> <expected QEMU exit code> <firmware's reset message>
+fw=${images[0]}
+while read -r mode want msg; do
+	log="$logdir/srst-$mode.log"
+	run "$log" "$fw" "srst=$mode"
+	sed -nE "s/^(PASS|FAIL|SKIP): /srst=$mode: \1: /p" "$log"
+	if [[ $rc -eq $want ]] && grep -q "system reset: $msg" "$log"; then
+		pass "srst=$mode: QEMU ends with exit code $want after \"$msg\""
+	else
+		fail "srst=$mode: QEMU exit code $rc, expected $want with \"$msg\" (see $log)"
+		tail -5 "$log" | sed 's/^/    /'
+	fi
+done <<'EOF'
+fail 1 shutdown (system failure)
+cold 0 cold reboot
+warm 0 warm reboot
+legacy 0 shutdown
+EOF
+
+[[ $failures -eq 0 ]]

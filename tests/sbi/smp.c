@@ -1,0 +1,201 @@
+/* Secondary harts: where hart_start lands them, and the mailbox through
+ * which the boot hart has them make SBI calls (stop, IPIs, suspend). */
+#include "hart.h"
+#include "test.h"
+
+struct hart harts[MAX_HARTS];
+unsigned long boot_hartid = -1UL;	/* in .data: set before .bss is used */
+unsigned long secondaries[MAX_HARTS];
+unsigned int nr_secondaries;
+
+void smp_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < machine.ncpus && i < FDT_MAX_CPUS; i++) {
+		unsigned long id = machine.hartids[i];
+
+		if (id == boot_hartid)
+			continue;
+		if (id >= MAX_HARTS) {
+			info("smp", "hart %lu is beyond the payload's %d "
+			     "stacks: not used", id, MAX_HARTS);
+			continue;
+		}
+		secondaries[nr_secondaries++] = id;
+	}
+	harts[boot_hartid].running = true;
+}
+
+unsigned long running_mask(void)
+{
+	unsigned long mask = 0;
+	unsigned int id;
+
+	for (id = 0; id < MAX_HARTS; id++)
+		if (harts[id].running)
+			mask |= 1UL << id;
+	return mask;
+}
+
+struct sbiret send_ipi_to(unsigned long target)
+{
+	harts[target].ipi_mail[this_hartid()] = IPI_SENT;
+	mb();
+	return sbi_send_ipi(1, target);
+}
+
+/* Suspends with only the timer (and IPIs) able to wake the hart and
+ * sstatus.SIE clear, so the wake-up takes no trap. stvec points at a
+ * parking loop meanwhile: a firmware that wrongly resumes somewhere
+ * else must not run the trap handler on an undefined stack. */
+static struct sbiret do_suspend(struct hart *h)
+{
+	unsigned long t0;
+	struct sbiret r;
+
+	local_irq_disable();
+	csr_write(CSR_SIE, SIE_STIE | SIE_SSIE);
+	csr_write(CSR_STVEC, park_vector);
+	t0 = rdtime();
+	sbi_set_timer(t0 + h->arg[3]);
+	r = sbi_hart_suspend(h->arg[0], h->arg[1], h->arg[2]);
+	h->ret_ticks = rdtime() - t0;
+	sbi_set_timer(-1UL);
+	csr_write(CSR_STVEC, trap_vector);
+	csr_write(CSR_SIE, SIE_SSIE);
+	local_irq_enable();
+	return r;
+}
+
+static void run_command(struct hart *h)
+{
+	unsigned long seq = h->cmd_seq;
+	struct sbiret r = { 0, 0 };
+
+	mb();
+	switch (h->cmd) {
+	case CMD_STOP:
+		r = sbi_hart_stop();	/* returns only if it failed */
+		break;
+	case CMD_SEND_IPI:
+		r = send_ipi_to(h->arg[0]);
+		break;
+	case CMD_SUSPEND:
+		r = do_suspend(h);
+		break;
+	}
+	h->ret_error = r.error;
+	h->ret_value = r.value;
+	mb();
+	h->done_seq = seq;
+	mb();
+}
+
+/* start.S jumps here with a0 = hartid, a1 = opaque, after hart_start
+ * and after a non-retentive resume. Records what the hart found, so
+ * that the boot hart can check it, then serves the mailbox forever. */
+void __attribute__((noreturn))
+secondary_main(unsigned long hartid, unsigned long opaque)
+{
+	struct hart *h = &harts[hartid];
+
+	h->entry_a0 = hartid;
+	h->entry_a1 = opaque;
+	h->entry_satp = csr_read(CSR_SATP);
+	h->entry_sstatus = csr_read(CSR_SSTATUS);
+	h->entry_mhartid_trap = try_read_mhartid();
+	csr_write(CSR_SIE, 0);
+	sbi_set_timer(-1UL);	/* a timer left armed by a suspend */
+	/* A command still open here ended by coming back through the
+	 * entry point: a stop, or a non-retentive suspend. */
+	if (h->cmd_seq != h->done_seq) {
+		h->ret_error = ERR_REENTERED;
+		h->ret_value = 0;
+		mb();
+		h->done_seq = h->cmd_seq;
+	}
+	mb();
+	h->entries++;
+	mb();
+	csr_write(CSR_SIE, SIE_SSIE);
+	local_irq_enable();
+	for (;;)
+		if (h->done_seq != h->cmd_seq)
+			run_command(h);
+}
+
+void hart_post(unsigned long hartid, unsigned long cmd, unsigned long a0,
+	       unsigned long a1, unsigned long a2, unsigned long a3)
+{
+	struct hart *h = &harts[hartid];
+
+	h->cmd = cmd;
+	h->arg[0] = a0;
+	h->arg[1] = a1;
+	h->arg[2] = a2;
+	h->arg[3] = a3;
+	mb();
+	h->cmd_seq++;
+	mb();
+}
+
+struct sbiret hart_result(unsigned long hartid, unsigned long ms)
+{
+	struct hart *h = &harts[hartid];
+	struct sbiret r = { ERR_NO_ANSWER, 0 };
+
+	if (WAIT_UNTIL(h->done_seq == h->cmd_seq, ms)) {
+		mb();
+		r.error = h->ret_error;
+		r.value = h->ret_value;
+	}
+	return r;
+}
+
+struct sbiret hart_do(unsigned long hartid, unsigned long cmd,
+		      unsigned long a0, unsigned long a1, unsigned long a2,
+		      unsigned long a3, unsigned long ms)
+{
+	hart_post(hartid, cmd, a0, a1, a2, a3);
+	return hart_result(hartid, ms);
+}
+
+struct sbiret wait_status(unsigned long hartid, unsigned long want,
+			  unsigned long ms)
+{
+	struct sbiret r;
+
+	WAIT_UNTIL((r = sbi_hart_status(hartid), !r.error && r.value == want),
+		   ms);
+	return r;
+}
+
+bool wait_entry(unsigned long hartid, unsigned long old, unsigned long ms)
+{
+	bool ok = WAIT_UNTIL(harts[hartid].entries != old, ms);
+
+	mb();
+	return ok;
+}
+
+unsigned long next_opaque(unsigned long hartid)
+{
+	static unsigned long seq;
+
+	/* Different on every start, so a stale value cannot pass. */
+	return 0x5eed000000000000UL | (++seq << 8) | hartid;
+}
+
+struct sbiret start_secondary(unsigned long hartid, unsigned long opaque,
+			      bool *entered)
+{
+	struct hart *h = &harts[hartid];
+	unsigned long old = h->entries;
+	struct sbiret r;
+
+	r = sbi_hart_start(hartid, (unsigned long)secondary_entry, opaque);
+	*entered = !r.error && wait_entry(hartid, old, 1000);
+	h->running = *entered;
+	return r;
+}

@@ -1,0 +1,77 @@
+/* TIME extension (EID 0x54494D45). QEMU's rv64 has Sstc, but the tests
+ * go through SBI set_timer only: that is what they test. */
+#include "hart.h"
+#include "test.h"
+
+#define TIMER_DELTA	100000UL	/* ticks: 10 ms at 10 MHz */
+#define FAR_FUTURE	(1UL << 60)
+
+/* Arms the timer at now + TIMER_DELTA with sie.STIE and sstatus.SIE set:
+ * the interrupt must arrive, as scause "S timer", and not early. */
+void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t))
+{
+	struct hart *h = this_hart();
+	unsigned long t0, deadline;
+	struct sbiret r;
+	bool arrived;
+
+	h->timer_irqs = 0;
+	h->irq_cause = 0;
+	csr_set(CSR_SIE, SIE_STIE);
+	local_irq_enable();
+	t0 = rdtime();
+	deadline = t0 + TIMER_DELTA;
+	r = arm(deadline);
+	arrived = WAIT_UNTIL(h->timer_irqs != 0, 1000);
+	local_irq_disable();
+	csr_clear(CSR_SIE, SIE_STIE);
+	arm(-1UL);
+
+	expect_err(r, 0, ext, "set_timer(now + 100000) returns 0");
+	check(arrived && h->irq_cause == (SCAUSE_INTERRUPT | IRQ_S_TIMER), ext,
+	      "timer interrupt arrives (scause = interrupt 5) within 1 s",
+	      sfmt("got %lu interrupts, scause=%lx", h->timer_irqs,
+		   h->irq_cause));
+	if (arrived)
+		check(h->irq_time >= deadline, ext,
+		      "timer interrupt does not arrive before stime_value",
+		      sfmt("arrived %lu ticks early", deadline - h->irq_time));
+}
+
+/* With sie.STIE clear the interrupt only pends: set_timer(now) must set
+ * sip.STIP and set_timer(far future) must clear it again. */
+void check_timer_clear(const char *ext, struct sbiret (*arm)(uint64_t))
+{
+	static const struct {
+		uint64_t when;
+		const char *name;
+	} clears[] = {
+		{ -1UL, "set_timer(-1)" },
+		{ FAR_FUTURE, "set_timer(1 << 60)" },
+	};
+	unsigned int i;
+
+	csr_clear(CSR_SIE, SIE_STIE);
+	for (i = 0; i < sizeof(clears) / sizeof(clears[0]); i++) {
+		bool pending, cleared;
+
+		arm(rdtime());
+		pending = WAIT_UNTIL(csr_read(CSR_SIP) & SIP_STIP, 100);
+		check(pending, ext, "set_timer(now) sets sip.STIP",
+		      sfmt("sip=%lx", csr_read(CSR_SIP)));
+		arm(clears[i].when);
+		cleared = WAIT_UNTIL(!(csr_read(CSR_SIP) & SIP_STIP), 100);
+		check(pending && cleared, ext,
+		      sfmt("%s clears a pending sip.STIP", clears[i].name),
+		      sfmt("sip=%lx", csr_read(CSR_SIP)));
+	}
+}
+
+void test_time(void)
+{
+	check_timer_irq("time", sbi_set_timer);
+	check_timer_clear("time", sbi_set_timer);
+	expect_err(sbi_call1(SBI_EXT_TIME, SBI_TIME_SET_TIMER + 1, 0),
+		   SBI_ERR_NOT_SUPPORTED, "time",
+		   "unknown FID 1 returns NOT_SUPPORTED");
+}
