@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The demonstration behind `make run`: boot Linux on Tally's fw_dynamic under
+# QEMU virt and show the console until Linux powers the machine off.
+#
+# Usage: tests/linux/demo.sh [builddir]          (default: <repo>/build)
+# Environment (all optional):
+#   KERNEL=<Image>     boot this kernel instead of the one tests/linux builds
+#   INITRD=<cpio>      with this initramfs (default: the kernel's built-in one)
+#   SMP=<n>            number of harts (default 4)
+#   CPU=<model,flags>  QEMU -cpu (default rv64,sscofpmf=true)
+#   APPEND=<cmdline>   kernel command line (default: console=ttyS0 tally.demo)
+#   FW=<firmware.bin>  the firmware (default: Tally's fw_dynamic.bin)
+#   TIMEOUT=<seconds>  stop QEMU after this long (default 600)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=$(realpath -m "${1:-$repo/build}")
+fw=${FW:-$out/platform/generic/firmware/fw_dynamic.bin}
+smp=${SMP:-4}
+cpu=${CPU:-rv64,sscofpmf=true}
+append=${APPEND:-console=ttyS0 tally.demo}
+
+if [[ -z ${KERNEL:-} ]]; then
+	echo "[demo] building the Linux kernel and initramfs (cached in $out/linux;"
+	echo "[demo] the first build takes a few minutes, later runs seconds)"
+	"$here/build.sh" "$out/linux"
+	KERNEL=$out/linux/Image
+fi
+[[ -f $fw ]] || { echo "[demo] no firmware at $fw: run make first" >&2; exit 1; }
+[[ -f $KERNEL ]] || { echo "[demo] no kernel at $KERNEL" >&2; exit 1; }
+
+args=(-M virt -cpu "$cpu" -smp "$smp" -m 512M -nographic -no-reboot
+      -bios "$fw" -kernel "$KERNEL" -append "$append")
+[[ -n ${INITRD:-} ]] && args+=(-initrd "$INITRD")
+echo "[demo] qemu-system-riscv64 ${args[*]}"
+status=0
+timeout -k 5 "${TIMEOUT:-600}" qemu-system-riscv64 "${args[@]}" </dev/null || status=$?
+echo "[demo] QEMU exited with status $status"
+exit "$status"
