@@ -54,15 +54,14 @@ LIBFDT_FILES	:= fdt.c fdt_ro.c fdt_rw.c fdt_wip.c fdt_sw.c fdt_strerror.c fdt_ad
 		   fdt.h libfdt.h libfdt_internal.h
 LIBFDT_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/libfdt/%.o,$(filter %.c,$(LIBFDT_FILES)))
 
-# lib/pmu and its DT parser join when the PMU core is wired in (issue 3)
-CORE_SRCS	:= $(filter-out lib/fdt/fdt_pmu.c,$(wildcard lib/sbi/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c))
+CORE_SRCS	:= $(wildcard lib/sbi/*.c lib/pmu/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c)
 CORE_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRCS)) $(OBJ_DIR)/firmware/fw_base.o $(LIBFDT_OBJS)
 
 FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware run check check-unit check-sbi check-linux bench clean distclean
+.PHONY: all firmware tools run check check-unit check-sbi check-linux bench clean distclean
 all firmware: $(IMAGES)
 
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
@@ -115,6 +114,10 @@ $(FW_DIR)/test_payload.elf: $(OBJ_DIR)/firmware/test_payload.o
 	@$(CC) $(ARCH_FLAGS) -nostdlib -static -Wl,-N -Wl,--no-warn-rwx-segments -Wl,-Ttext=$(shell printf '0x%x' $$(($(FW_TEXT_START) + $(FW_PAYLOAD_OFFSET)))) $< -o $@
 
 # --- running and testing ------------------------------------------------------
+# Host tools: tally-pmu-dtcheck reads a .dtb and prints the PMU event map
+tools:
+	@$(MAKE) -C tools O=$(abspath $(O))/host/tools
+
 run: all
 	@tests/linux/demo.sh $(O)
 

@@ -17,10 +17,11 @@ logdir="$out/test-logs"
 mkdir -p "$logdir"
 
 suite_unit() {
-	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi"
-	if [[ -f $root/tests/unit/pmu/Makefile ]]; then
-		make -s -C "$root/tests/unit/pmu" O="$out/host/pmu"
-	fi
+	local status=0
+	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
+	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
+	"$root/tests/dt/run.sh" "$out" || status=1
+	return $status
 }
 
 suite_sbi() {

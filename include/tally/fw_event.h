@@ -1,42 +1,48 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Firmware-event sites.  Every place where a firmware event of the SBI PMU
- * extension happens calls fw_event(); the PMU core counts it there.  Until
- * the PMU core is linked (issue 3) these are no-ops.
+ * extension happens calls fw_event(); the PMU core counts it there.  With a
+ * constant code this is a CSR read, a load and a not-taken branch unless a
+ * counter of that event is running on this hart.
  */
 #ifndef TALLY_FW_EVENT_H
 #define TALLY_FW_EVENT_H
 
-/* SBI_PMU_FW_* event codes (SBI spec, PMU extension, Table 6) */
-#define FW_EV_MISALIGNED_LOAD		0
-#define FW_EV_MISALIGNED_STORE		1
-#define FW_EV_ACCESS_LOAD		2
-#define FW_EV_ACCESS_STORE		3
-#define FW_EV_ILLEGAL_INSN		4
-#define FW_EV_SET_TIMER			5
-#define FW_EV_IPI_SENT			6
-#define FW_EV_IPI_RECEIVED		7
-#define FW_EV_FENCE_I_SENT		8
-#define FW_EV_FENCE_I_RECEIVED		9
-#define FW_EV_SFENCE_VMA_SENT		10
-#define FW_EV_SFENCE_VMA_RECEIVED	11
-#define FW_EV_SFENCE_VMA_ASID_SENT	12
-#define FW_EV_SFENCE_VMA_ASID_RECEIVED	13
-#define FW_EV_HFENCE_GVMA_SENT		14
-#define FW_EV_HFENCE_GVMA_RECEIVED	15
-#define FW_EV_HFENCE_GVMA_VMID_SENT	16
-#define FW_EV_HFENCE_GVMA_VMID_RECEIVED	17
-#define FW_EV_HFENCE_VVMA_SENT		18
-#define FW_EV_HFENCE_VVMA_RECEIVED	19
-#define FW_EV_HFENCE_VVMA_ASID_SENT	20
-#define FW_EV_HFENCE_VVMA_ASID_RECEIVED	21
-/* Tally's own implementation-specific events (256 and up) */
-#define FW_EV_TALLY_ECALL		256
-#define FW_EV_TALLY_TRAP		257
+#include <tally/hart.h>
+#include <tally/pmu.h>
+
+/* SBI_PMU_FW_* event codes (SBI spec, PMU extension, firmware events) */
+#define FW_EV_MISALIGNED_LOAD		SBI_PMU_FW_MISALIGNED_LOAD
+#define FW_EV_MISALIGNED_STORE		SBI_PMU_FW_MISALIGNED_STORE
+#define FW_EV_ACCESS_LOAD		SBI_PMU_FW_ACCESS_LOAD
+#define FW_EV_ACCESS_STORE		SBI_PMU_FW_ACCESS_STORE
+#define FW_EV_ILLEGAL_INSN		SBI_PMU_FW_ILLEGAL_INSN
+#define FW_EV_SET_TIMER			SBI_PMU_FW_SET_TIMER
+#define FW_EV_IPI_SENT			SBI_PMU_FW_IPI_SENT
+#define FW_EV_IPI_RECEIVED		SBI_PMU_FW_IPI_RECEIVED
+#define FW_EV_FENCE_I_SENT		SBI_PMU_FW_FENCE_I_SENT
+#define FW_EV_FENCE_I_RECEIVED		SBI_PMU_FW_FENCE_I_RECEIVED
+#define FW_EV_SFENCE_VMA_SENT		SBI_PMU_FW_SFENCE_VMA_SENT
+#define FW_EV_SFENCE_VMA_RECEIVED	SBI_PMU_FW_SFENCE_VMA_RECEIVED
+#define FW_EV_SFENCE_VMA_ASID_SENT	SBI_PMU_FW_SFENCE_VMA_ASID_SENT
+#define FW_EV_SFENCE_VMA_ASID_RECEIVED	SBI_PMU_FW_SFENCE_VMA_ASID_RECEIVED
+#define FW_EV_HFENCE_GVMA_SENT		SBI_PMU_FW_HFENCE_GVMA_SENT
+#define FW_EV_HFENCE_GVMA_RECEIVED	SBI_PMU_FW_HFENCE_GVMA_RECEIVED
+#define FW_EV_HFENCE_GVMA_VMID_SENT	SBI_PMU_FW_HFENCE_GVMA_VMID_SENT
+#define FW_EV_HFENCE_GVMA_VMID_RECEIVED	SBI_PMU_FW_HFENCE_GVMA_VMID_RECEIVED
+#define FW_EV_HFENCE_VVMA_SENT		SBI_PMU_FW_HFENCE_VVMA_SENT
+#define FW_EV_HFENCE_VVMA_RECEIVED	SBI_PMU_FW_HFENCE_VVMA_RECEIVED
+#define FW_EV_HFENCE_VVMA_ASID_SENT	SBI_PMU_FW_HFENCE_VVMA_ASID_SENT
+#define FW_EV_HFENCE_VVMA_ASID_RECEIVED	SBI_PMU_FW_HFENCE_VVMA_ASID_RECEIVED
+/* Tally's own implementation-specific events (256 and up, docs/pmu.md) */
+#define FW_EV_TALLY_ECALL		SBI_PMU_FW_TALLY_ECALL
+#define FW_EV_TALLY_TRAP		SBI_PMU_FW_TALLY_TRAP
+/* A trap that is no firmware event: counts nowhere */
+#define FW_EV_NONE			0xFFFFFFFFU
 
 static inline void fw_event(unsigned int code)
 {
-	(void)code;
+	pmu_fw_event(&this_hart()->pmu, code);
 }
 
 #endif

@@ -22,6 +22,7 @@
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
+#include <tally/pmu.h>
 #include <tally/spinlock.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
@@ -56,9 +57,8 @@ struct hart_scratch {
 	struct rfence_request rfence;
 	volatile unsigned long rfence_done;
 
-	/* the timer is programmed through mtimecmp (no Sstc) */
-	unsigned long stats_traps;
-	unsigned long stats_ecalls;
+	/* the SBI PMU state of this hart (lib/pmu) */
+	struct pmu_hart pmu;
 };
 
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];

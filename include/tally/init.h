@@ -29,6 +29,8 @@ struct hart_features {
 	bool has_sscofpmf;
 	bool has_menvcfg;
 	bool has_mcountinhibit;
+	bool has_smcntrpmf;		/* mcyclecfg / minstretcfg */
+	bool instret_filter_ignored;	/* mhpmevent xINH bits ignored for 0x1/0x2 (QEMU 7.2) */
 	bool has_h;
 	bool has_fp;
 	unsigned int pmp_count;

@@ -1,29 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The SBI PMU library: a freestanding implementation of every function of
- * the SBI PMU extension (FID 0..8) over per-hart state that the embedder
- * allocates.  It reaches the hart only through struct pmu_hart_ops, so the
- * same code runs in the firmware (real CSRs) and in host tests (a simulated
- * hart).  No globals: the shared, read-only part is the frozen event map.
+ * the SBI PMU extension v3.0 (FID 0..8) over per-hart state that the
+ * embedder allocates.  It reaches the hart only through struct
+ * pmu_hart_ops, so the same code runs in the firmware (real CSRs) and in
+ * host tests (a simulated hart).  No globals, no locks, no allocation: the
+ * only shared data is the frozen, read-only event map.  docs/pmu.md
+ * describes the behaviour of every function and flag.
  *
  * Logical counter indices (counter_idx of the SBI calls):
- *   0 .. nr_hw - 1        hardware: index i is mhpmcounter i (CSR 0xC00 + i);
- *                         0 = cycle, 2 = instret, 3.. programmable.  Index 1
- *                         (time) and counters the hart lacks are holes:
- *                         counter_get_info() refuses them.  nr_hw is the
- *                         highest implemented counter + 1.
- *   nr_hw .. + PMU_FW_COUNTERS - 1   firmware counters.
+ *   0 .. nr_hw - 1        hardware: index i is mhpmcounter i (S-mode CSR
+ *                         0xC00 + i); 0 = cycle, 2 = instret, 3.. the
+ *                         programmable ones.  Index 1 (time) and counters
+ *                         the hart lacks are holes: every call refuses them
+ *                         with SBI_ERR_INVALID_PARAM.  nr_hw is the highest
+ *                         implemented counter + 1.
+ *   nr_hw .. nr_hw + PMU_FW_COUNTERS - 1   firmware counters.
  *
  * What the firmware calls:
- *   cold boot     pmu_map_init/add_*/freeze (or fdt_pmu_parse), once;
+ *   cold boot     pmu_map_init, pmu_map_add_*(), pmu_map_freeze()
+ *                 (or the DT parser), once;
  *   every hart    pmu_hart_init() at boot and at each HSM start,
  *                 pmu_hart_stop() at HSM stop,
  *                 pmu_hart_suspend() / pmu_hart_resume_nonretentive()
  *                 around a non-retentive HSM suspend;
- *   ecall         pmu_sbi_call(hart, fid, a0..a5) for EID 0x504D55, or the
- *                 nine pmu_sbi_*() functions directly;
+ *   ecall         pmu_sbi_call(hart, fid, a0..a5) for EID 0x504D55, or
+ *                 the nine pmu_sbi_*() functions (also as the table
+ *                 pmu_sbi_ops) from another dispatcher;
  *   event sites   pmu_fw_event(hart, SBI_PMU_FW_*) and
  *                 pmu_fw_platform_event(hart, event_data).
+ * Every function works on the calling hart's own struct pmu_hart only.
  */
 #ifndef TALLY_PMU_H
 #define TALLY_PMU_H
@@ -36,56 +42,77 @@
 #include <tally/sbi_pmu_spec.h>
 
 #ifndef PMU_FW_COUNTERS
-#define PMU_FW_COUNTERS		16	/* firmware counters per hart */
+#define PMU_FW_COUNTERS		16	/* firmware counters per hart, 1..32 */
 #endif
 #define PMU_HW_COUNTERS_MAX	32	/* mhpmcounter0..31 */
 #define PMU_COUNTERS_MAX	(PMU_HW_COUNTERS_MAX + PMU_FW_COUNTERS)
 
 /*
- * Hart access, implemented by the embedder.  idx is the counter number
- * 0..31 (never 1); the library only touches counters listed in
- * pmu_hart_caps.counters.  event_read/event_write address mhpmevent idx for
- * idx >= 3, and mcyclecfg (idx 0) / minstretcfg (idx 2), which are only
- * used when Smcntrpmf is present.  All values are 64-bit: on RV32 the
- * embedder splits them over the ...h CSRs.
+ * Hart access, implemented by the embedder (the six counter hooks are
+ * required).  idx is a counter number 0..31, never 1, and always one listed
+ * in pmu_hart_caps.counters.
+ *   counter_read/write   mhpmcounter idx: CSR 0xB00 + idx (mcycle 0xB00,
+ *                        minstret 0xB02).
+ *   event_read/write     idx >= 3: mhpmevent idx, CSR 0x320 + idx.
+ *                        idx 0: mcyclecfg, CSR 0x321 (NOT 0x320 + 0, which
+ *                        is mcountinhibit);  idx 2: minstretcfg, CSR 0x322.
+ *                        0 and 2 are used only when the caps say Smcntrpmf.
+ *                        event_read is only used on Sscofpmf harts (OF).
+ *   inhibit_set/clear    mcountinhibit (0x320) |= mask / &= ~mask (bit i =
+ *                        counter i); the library never names bit 1.
+ * All values are 64-bit: on RV32 the embedder splits them over the ...h
+ * CSRs.
  *
  * The shared-memory hooks are optional (NULL: FIDs 7 and 8 answer
- * NOT_SUPPORTED).  addr is an S-mode physical address.  shmem_check
- * returns SBI_SUCCESS if S-mode may read and write [addr, addr + size), or
- * SBI_ERR_INVALID_ADDRESS; read/write copy and return SBI_SUCCESS or an SBI
- * error.  Multi-byte fields in the shared memory are little-endian.
+ * SBI_ERR_NOT_SUPPORTED).  addr is an S-mode physical address.
+ * shmem_check returns SBI_SUCCESS if S-mode may read and write
+ * [addr, addr + size) (and the range does not wrap), else
+ * SBI_ERR_INVALID_ADDRESS; read/write copy bytes and return SBI_SUCCESS or
+ * an SBI error.  Multi-byte fields in the shared memory are little-endian;
+ * the library encodes them itself.
  */
 struct pmu_hart_ops {
 	uint64_t (*counter_read)(void *ctx, unsigned int idx);
 	void (*counter_write)(void *ctx, unsigned int idx, uint64_t value);
 	uint64_t (*event_read)(void *ctx, unsigned int idx);
 	void (*event_write)(void *ctx, unsigned int idx, uint64_t value);
-	void (*inhibit_set)(void *ctx, uint32_t mask);	/* mcountinhibit |= */
-	void (*inhibit_clear)(void *ctx, uint32_t mask); /* mcountinhibit &= ~ */
+	void (*inhibit_set)(void *ctx, uint32_t mask);
+	void (*inhibit_clear)(void *ctx, uint32_t mask);
 	long (*shmem_check)(void *ctx, uint64_t addr, uint64_t size);
 	long (*shmem_read)(void *ctx, uint64_t addr, void *buf, size_t size);
 	long (*shmem_write)(void *ctx, uint64_t addr, const void *buf,
 			    size_t size);
 };
 
+/*
+ * Hart quirks (pmu_hart_caps.quirks).
+ * NO_FILTER_CYCLES_INSTRET: the mhpmevent mode-inhibit bits have no effect
+ *   on a programmable counter whose selector (low 20 bits) is 0x1 or 0x2,
+ *   i.e. counts cycles or instructions (QEMU 7.2).  Mode-filtered requests
+ *   for such a selector then get SBI_ERR_NOT_SUPPORTED.
+ */
+#define PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET	(1U << 0)
+
 /* What the embedder probed on this hart (by trapping CSR accesses). */
 struct pmu_hart_caps {
 	unsigned long hartid;
 	uint32_t counters;	/* bit i: mhpmcounter i exists (bit 1 ignored) */
 	unsigned int hpm_bits;	/* width of mhpmcounter3..31, 1..64 */
-	bool sscofpmf;		/* OF bit, mode filters, LCOFI */
+	bool sscofpmf;		/* OF bit, mhpmevent mode filters, LCOFI */
 	bool smcntrpmf;		/* mcyclecfg / minstretcfg mode filters */
+	uint32_t quirks;	/* PMU_HART_QUIRK_* */
 };
 
 /*
- * Optional board hooks (any may be NULL) for PMUs the event map cannot
- * describe and for SBI_PMU_FW_PLATFORM.
+ * Optional board hooks (the struct and any member may be NULL).
  *  hw_event_counters: counters (bit i = mhpmcounter i) that can count a
- *      type 0/1/2/3 event and the mhpmevent value for it; return 0 to let
- *      the event map answer instead.
- *  hw_event_value: adjust the final mhpmevent value of counter idx (e.g.
- *      vendor mode-filter bits on a PMU without Sscofpmf).  cfg_flags are
- *      the caller's SBI_PMU_CFG_FLAG_SET_*INH bits.
+ *      type 0/1/2/3 event, and in *selector the mhpmevent value for it
+ *      (bits 63:56 clear); return 0 to let the event map answer instead.
+ *      event_data is 0 for types 0 and 1.
+ *  hw_event_value: adjust the final mhpmevent value of programmable
+ *      counter idx (vendor bits; e.g. bits 55:48 of a type 2 raw event).
+ *      cfg_flags are the caller's config_flags.  The library keeps OF
+ *      itself: bit 63 of the result is ignored.
  *  fw_platform_supported: whether this board counts SBI_PMU_FW_PLATFORM
  *      events with this event_data; the board then reports them with
  *      pmu_fw_platform_event().
@@ -109,27 +136,30 @@ struct pmu_hart_config {
 
 /*
  * Firmware event slots: the standard codes 0..21 keep their number, Tally's
- * own events (256..) and SBI_PMU_FW_PLATFORM follow.  A slot is a bit in
- * pmu_hart.fw_running.
+ * own events (256..) and SBI_PMU_FW_PLATFORM follow.
  */
 enum pmu_fw_slot {
 	PMU_FW_SLOT_TALLY_FIRST = SBI_PMU_FW_STANDARD_COUNT,
 	PMU_FW_SLOT_PLATFORM = PMU_FW_SLOT_TALLY_FIRST + SBI_PMU_FW_TALLY_COUNT,
 	PMU_FW_SLOT_COUNT,
-	PMU_FW_SLOT_NONE = 31,		/* never running */
+	PMU_FW_SLOT_NONE = 0xFF,	/* not a countable firmware event */
 };
 
-/* One logical counter's configuration. */
+/* One logical counter's configuration (library-private). */
 struct pmu_counter {
 	uint32_t event_idx;	/* valid while configured */
-	uint8_t fw_slot;	/* firmware counters */
-	uint64_t event_data;	/* firmware counters: SBI_PMU_FW_PLATFORM data */
-	uint64_t selector;	/* hardware: the event's base mhpmevent value */
+	uint8_t fw_slot;	/* firmware counters: enum pmu_fw_slot */
+	uint64_t event_data;	/* firmware: SBI_PMU_FW_PLATFORM encoding */
+	uint64_t selector;	/* hardware: the event's mhpmevent selector */
 	uint64_t evsel;		/* hardware: mhpmevent / mNcfg value, no OF */
 	uint64_t value;		/* firmware: the count; hardware: saved */
 };
 
-/* Per-hart state: allocated by the embedder, owned by the library. */
+/*
+ * Per-hart state: allocated by the embedder, owned by the library.  A
+ * zero-filled struct is safe for pmu_fw_event() (nothing counts) before
+ * pmu_hart_init().
+ */
 struct pmu_hart {
 	const struct pmu_map *map;
 	const struct pmu_hart_ops *ops;
@@ -139,11 +169,14 @@ struct pmu_hart {
 	struct pmu_hart_caps caps;
 	unsigned int nr_hw;	/* hardware logical indices 0..nr_hw-1 */
 	uint32_t hw_usable;	/* implemented counters, minus time */
+	uint64_t valid;		/* every valid logical counter */
 	uint64_t configured;	/* logical counters with an event */
 	uint64_t started;	/* logical counters counting */
-	uint32_t of_armed;	/* started since configured: OF is meaningful */
-	uint32_t fw_running;	/* enum pmu_fw_slot bits of started fw ctrs */
-	uint32_t saved;		/* hardware values saved by pmu_hart_suspend */
+	uint32_t of_armed;	/* hw: started since configured, OF is real */
+	uint32_t saved;		/* hw values saved by pmu_hart_suspend */
+	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
+	/* started firmware counters per slot, bit j = counter nr_hw + j */
+	uint32_t fw_slot_ctrs[PMU_FW_SLOT_COUNT];
 	bool shmem_enabled;
 	uint64_t shmem_addr;
 	struct pmu_counter counter[PMU_COUNTERS_MAX];
@@ -188,46 +221,99 @@ struct sbiret pmu_sbi_event_get_info(struct pmu_hart *h,
 				     unsigned long num_entries,
 				     unsigned long flags);
 
-/* Decode a0..a5 of an ecall to EID 0x504D55 (joins 64-bit args on RV32). */
+/*
+ * The same nine functions as a table of operations (in the spirit of the
+ * RustSBI Pmu trait), for a dispatcher that wants to call through one.
+ */
+struct pmu_sbi_ops {
+	struct sbiret (*num_counters)(struct pmu_hart *h);
+	struct sbiret (*counter_get_info)(struct pmu_hart *h,
+					  unsigned long counter_idx);
+	struct sbiret (*counter_config_matching)(struct pmu_hart *h,
+						 unsigned long counter_idx_base,
+						 unsigned long counter_idx_mask,
+						 unsigned long config_flags,
+						 unsigned long event_idx,
+						 uint64_t event_data);
+	struct sbiret (*counter_start)(struct pmu_hart *h,
+				       unsigned long counter_idx_base,
+				       unsigned long counter_idx_mask,
+				       unsigned long start_flags,
+				       uint64_t initial_value);
+	struct sbiret (*counter_stop)(struct pmu_hart *h,
+				      unsigned long counter_idx_base,
+				      unsigned long counter_idx_mask,
+				      unsigned long stop_flags);
+	struct sbiret (*counter_fw_read)(struct pmu_hart *h,
+					 unsigned long counter_idx);
+	struct sbiret (*counter_fw_read_hi)(struct pmu_hart *h,
+					    unsigned long counter_idx);
+	struct sbiret (*snapshot_set_shmem)(struct pmu_hart *h,
+					    unsigned long shmem_phys_lo,
+					    unsigned long shmem_phys_hi,
+					    unsigned long flags);
+	struct sbiret (*event_get_info)(struct pmu_hart *h,
+					unsigned long shmem_phys_lo,
+					unsigned long shmem_phys_hi,
+					unsigned long num_entries,
+					unsigned long flags);
+};
+extern const struct pmu_sbi_ops pmu_sbi_ops;
+
+/*
+ * Decode a0..a5 (args[0..5]) of an ecall to EID 0x504D55 and call the
+ * function of FID fid; joins the 64-bit arguments (event_data,
+ * initial_value) from two registers on RV32.  Unknown FID: NOT_SUPPORTED.
+ */
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *args);
 
 /* ---- firmware events ---------------------------------------------------- */
 
-void pmu_fw_count_slow(struct pmu_hart *h, unsigned int slot,
-		       uint64_t event_data);
+void pmu_fw_count(struct pmu_hart *h, uint32_t ctrs);
+void pmu_fw_count_platform(struct pmu_hart *h, uint32_t ctrs,
+			   uint64_t event_data);
 
-static inline unsigned int pmu_fw_slot_of(unsigned int code)
+/* The slot of a firmware event code, PMU_FW_SLOT_NONE if not countable. */
+static inline unsigned int pmu_fw_slot_of(unsigned long code)
 {
 	if (code < SBI_PMU_FW_STANDARD_COUNT)
-		return code;
+		return (unsigned int)code;
 	if (code >= SBI_PMU_FW_IMPL_FIRST &&
 	    code < SBI_PMU_FW_IMPL_FIRST + SBI_PMU_FW_TALLY_COUNT)
-		return PMU_FW_SLOT_TALLY_FIRST + (code - SBI_PMU_FW_IMPL_FIRST);
+		return PMU_FW_SLOT_TALLY_FIRST +
+		       (unsigned int)(code - SBI_PMU_FW_IMPL_FIRST);
 	if (code == SBI_PMU_FW_PLATFORM)
 		return PMU_FW_SLOT_PLATFORM;
 	return PMU_FW_SLOT_NONE;
 }
 
 /*
- * A firmware event happened on this hart (code: SBI_PMU_FW_*, including
- * SBI_PMU_FW_TALLY_*).  With a constant code this is one load, one test
- * and a not-taken branch unless a counter of that event is running.
+ * A firmware event happened on this hart (code: SBI_PMU_FW_* including
+ * SBI_PMU_FW_TALLY_*, not SBI_PMU_FW_PLATFORM).  With a constant code this
+ * is one load and a not-taken branch unless a counter of that event runs;
+ * then each running counter of the event is incremented (no scan).
  */
 static inline void pmu_fw_event(struct pmu_hart *h, unsigned int code)
 {
 	unsigned int slot = pmu_fw_slot_of(code);
+	uint32_t ctrs;
 
-	if (__builtin_expect((h->fw_running >> slot) & 1, 0))
-		pmu_fw_count_slow(h, slot, 0);
+	if (slot >= PMU_FW_SLOT_PLATFORM)
+		return;
+	ctrs = h->fw_slot_ctrs[slot];
+	if (__builtin_expect(ctrs != 0, 0))
+		pmu_fw_count(h, ctrs);
 }
 
 /* A board's SBI_PMU_FW_PLATFORM event with this encoding happened. */
 static inline void pmu_fw_platform_event(struct pmu_hart *h,
 					 uint64_t event_data)
 {
-	if (__builtin_expect((h->fw_running >> PMU_FW_SLOT_PLATFORM) & 1, 0))
-		pmu_fw_count_slow(h, PMU_FW_SLOT_PLATFORM, event_data);
+	uint32_t ctrs = h->fw_slot_ctrs[PMU_FW_SLOT_PLATFORM];
+
+	if (__builtin_expect(ctrs != 0, 0))
+		pmu_fw_count_platform(h, ctrs, event_data);
 }
 
 #endif

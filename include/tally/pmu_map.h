@@ -3,23 +3,29 @@
  * The PMU event map: which hardware counters can count which event, and
  * what to write into mhpmevent for it.
  *
- * It is built once at cold boot (from the riscv,pmu devicetree node or a
- * board's static table) through the pmu_map_add_*() builder calls, each of
- * which validates its row and returns a specific error, then frozen with
- * pmu_map_freeze().  After that it is read-only and shared by all harts.
+ * It is built once at cold boot (from the riscv,pmu devicetree node, see
+ * <tally/fdt_pmu.h>, or a board's static table) through the pmu_map_add_*()
+ * builder calls, each of which validates its row and returns a specific
+ * error, then frozen with pmu_map_freeze().  After that it is read-only and
+ * shared by all harts.
  *
  * Storage is static: every table is an array sized by a compile-time limit
  * (the firmware has no allocator).  A board that needs more rows builds
- * with e.g. -DPMU_MAP_MAX_RAW=4096; sizeof(struct pmu_map) grows with it.
+ * with e.g. -DPMU_MAP_MAX_RAW=32768; sizeof(struct pmu_map) grows with it
+ * (about 12 bytes per raw row).
  *
  * Lookups never scan all rows:
  *  - selector and range rows are kept sorted by event_idx and searched by
  *    bisection (ranges may not overlap, so at most one range contains an
  *    event);
- *  - raw rows are kept sorted by (variant mask, invariant); the frozen map
- *    has one group per distinct mask, and a lookup bisects each group for
- *    (selector & mask).  Cost: O(masks * log rows); the number of distinct
- *    masks is bounded by PMU_MAP_MAX_RAW_MASKS.
+ *  - raw rows are grouped by variant mask (the mask is stored once per
+ *    group) and sorted by invariant inside a group; a lookup bisects each
+ *    group for (selector & mask).  Cost: O(masks * log rows), the number of
+ *    distinct masks being bounded by PMU_MAP_MAX_RAW_MASKS.
+ * Building costs O(log n) per row plus, for raw rows, a merge of a small
+ * sorted staging buffer every PMU_MAP_RAW_STAGE rows, so even 10,000 raw
+ * rows in random order load quickly and duplicates are still refused at
+ * the row that repeats.
  *
  * Counter bitmaps use the devicetree's numbering: bit i = mhpmcounter i.
  */
@@ -30,16 +36,19 @@
 #include <stdint.h>
 
 #ifndef PMU_MAP_MAX_SELECTORS		/* riscv,event-to-mhpmevent rows */
-#define PMU_MAP_MAX_SELECTORS		128
+#define PMU_MAP_MAX_SELECTORS		256
 #endif
 #ifndef PMU_MAP_MAX_RANGES		/* riscv,event-to-mhpmcounters rows */
-#define PMU_MAP_MAX_RANGES		128
+#define PMU_MAP_MAX_RANGES		256
 #endif
 #ifndef PMU_MAP_MAX_RAW			/* riscv,raw-event-to-mhpmcounters rows */
-#define PMU_MAP_MAX_RAW			512
+#define PMU_MAP_MAX_RAW			10240
 #endif
 #ifndef PMU_MAP_MAX_RAW_MASKS		/* distinct variant masks among them */
-#define PMU_MAP_MAX_RAW_MASKS		32
+#define PMU_MAP_MAX_RAW_MASKS		64
+#endif
+#ifndef PMU_MAP_RAW_STAGE		/* raw rows staged before a merge */
+#define PMU_MAP_RAW_STAGE		128
 #endif
 
 /* Errors of the builder calls (negative), see pmu_map_strerror() */
@@ -68,6 +77,7 @@ enum pmu_map_error {
 /* Quirks of the hart implementation the allocator must respect */
 #define PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 0)	/* QEMU 7.2 */
 
+/* Rows as the builder takes them and the iterators hand them out. */
 struct pmu_map_selector {		/* event -> mhpmevent value */
 	uint32_t event_idx;
 	uint64_t selector;
@@ -91,17 +101,25 @@ struct pmu_map_mask_group {		/* raw rows [first, first + count) */
 	uint32_t count;
 };
 
+/*
+ * Treat the fields as private: use the builder, the lookups and the
+ * iterators below.  frozen and quirks may be read.
+ */
 struct pmu_map {
 	bool frozen;
 	uint32_t quirks;
 	unsigned int nr_selectors;
 	unsigned int nr_ranges;
-	unsigned int nr_raw;
-	unsigned int nr_masks;
+	unsigned int nr_raw;		/* merged raw rows */
+	unsigned int nr_staged;		/* raw rows waiting in stage[] */
+	unsigned int nr_masks;		/* groups, sorted by mask */
 	struct pmu_map_selector selector[PMU_MAP_MAX_SELECTORS];
 	struct pmu_map_range range[PMU_MAP_MAX_RANGES];
-	struct pmu_map_raw raw[PMU_MAP_MAX_RAW];
 	struct pmu_map_mask_group group[PMU_MAP_MAX_RAW_MASKS];
+	struct pmu_map_raw stage[PMU_MAP_RAW_STAGE];	/* sorted (mask, inv) */
+	/* merged raw rows, group by group: 12 bytes a row */
+	uint64_t raw_invariant[PMU_MAP_MAX_RAW];
+	uint32_t raw_counters[PMU_MAP_MAX_RAW];
 };
 
 /* Builder (cold boot, one hart) */
@@ -116,16 +134,41 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 		    uint32_t counters);
 void pmu_map_freeze(struct pmu_map *map);
 const char *pmu_map_strerror(int error);
+/*
+ * The checks of one row that do not depend on the rows already added (not
+ * overlap, duplicate, limits): the error pmu_map_add_range/raw() would
+ * return first, or PMU_MAP_OK.
+ */
+int pmu_map_check_range(uint32_t first, uint32_t last, uint32_t counters);
+int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters);
 
 /*
  * Lookups (frozen map).  Both return the bitmap of counters the platform
  * says can count the event; the caller intersects it with the counters a
  * hart really has.  Cycles (0x1) and instructions (0x2) can always use the
  * fixed counters 0 and 2, with or without any row.
+ * pmu_map_hw_counters() also answers during the build (ranges are sorted
+ * as they are added); pmu_map_raw_counters() returns 0 until the freeze.
  */
 uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 			     uint64_t *selector);
 uint32_t pmu_map_raw_counters(const struct pmu_map *map, uint64_t selector);
+
+/*
+ * Iterators for tools and tests: the i-th row in lookup order (ranges and
+ * selectors by event, raw rows by mask then invariant); false past the end.
+ * Raw rows are only listed once the map is frozen.
+ */
+unsigned int pmu_map_nr_ranges(const struct pmu_map *map);
+unsigned int pmu_map_nr_selectors(const struct pmu_map *map);
+unsigned int pmu_map_nr_raw(const struct pmu_map *map);
+unsigned int pmu_map_nr_raw_masks(const struct pmu_map *map);
+bool pmu_map_range_at(const struct pmu_map *map, unsigned int i,
+		      struct pmu_map_range *row);
+bool pmu_map_selector_at(const struct pmu_map *map, unsigned int i,
+			 struct pmu_map_selector *row);
+bool pmu_map_raw_at(const struct pmu_map *map, unsigned int i,
+		    struct pmu_map_raw *row);
 
 #ifdef PMU_MAP_DEBUG_COUNTERS
 /* Test builds: comparisons made by lookups, to prove there is no scan. */

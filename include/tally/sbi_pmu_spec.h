@@ -175,6 +175,20 @@
 #define MHPMEVENT_VSINH				(1ULL << 59)
 #define MHPMEVENT_VUINH				(1ULL << 58)
 #define MHPMEVENT_INH_SHIFT			58	/* VUINH..MINH = [62:58] */
+#define MHPMEVENT_INH_MASK			(0x1FULL << 58)
 #define MHPMEVENT_PRIV_BITS			(0xFFULL << 56)	/* 63:56 */
+#define MHPMEVENT_EVENT_ID_MASK			0xFFFFFULL	/* QEMU's event id */
+
+/* CSR numbers, for the embedder's pmu_hart_ops (lib/pmu uses indices) */
+#define CSR_MCOUNTINHIBIT			0x320
+#define CSR_MCYCLECFG				0x321	/* Smcntrpmf */
+#define CSR_MINSTRETCFG				0x322	/* Smcntrpmf */
+#define CSR_MHPMEVENT_BASE			0x320	/* + i, i = 3..31 */
+#define CSR_MHPMCOUNTER_BASE			0xB00	/* + i; 0xB80 + i: high */
+#define CSR_MCYCLECFGH				0x721	/* RV32 */
+#define CSR_MINSTRETCFGH			0x722	/* RV32 */
+#define CSR_MHPMEVENTH_BASE			0x720	/* + i, RV32 + Sscofpmf */
+#define CSR_SCOUNTOVF				0xDA0	/* Sscofpmf */
+#define PMU_IRQ_LCOFI				13	/* mip/mie/mideleg bit */
 
 #endif

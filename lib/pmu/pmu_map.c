@@ -5,6 +5,7 @@
  */
 #include <tally/pmu_map.h>
 #include <tally/sbi_pmu_spec.h>
+#include <tally/string.h>
 
 #ifdef PMU_MAP_DEBUG_COUNTERS
 unsigned long pmu_map_debug_comparisons;
@@ -26,6 +27,7 @@ void pmu_map_init(struct pmu_map *map)
 	map->nr_selectors = 0;
 	map->nr_ranges = 0;
 	map->nr_raw = 0;
+	map->nr_staged = 0;
 	map->nr_masks = 0;
 }
 
@@ -71,7 +73,7 @@ static int check_counters(uint32_t counters, uint32_t first, uint32_t last)
 	return PMU_MAP_OK;
 }
 
-static int check_range(uint32_t first, uint32_t last, uint32_t counters)
+int pmu_map_check_range(uint32_t first, uint32_t last, uint32_t counters)
 {
 	int err = check_hw_event(first);
 
@@ -86,7 +88,7 @@ static int check_range(uint32_t first, uint32_t last, uint32_t counters)
 	return check_counters(counters, first, last);
 }
 
-static int check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
+int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
 {
 	/* No event is both cycles and instructions: 0 and 2 are refused. */
 	int err = check_counters(counters, 0, 0);
@@ -154,21 +156,68 @@ static bool raw_before(const struct pmu_map_raw *row, uint64_t mask,
 	return row->invariant < invariant;
 }
 
-/* Index of the first raw row in [lo, hi) not ordered before (mask, inv). */
-static unsigned int raw_lower(const struct pmu_map *map, unsigned int lo,
-			      unsigned int hi, uint64_t mask,
-			      uint64_t invariant)
+/* Index of the first staged row not ordered before (mask, invariant). */
+static unsigned int stage_lower(const struct pmu_map *map, uint64_t mask,
+				uint64_t invariant)
 {
+	unsigned int lo = 0, hi = map->nr_staged;
+
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
 		COMPARED();
-		if (raw_before(&map->raw[mid], mask, invariant))
+		if (raw_before(&map->stage[mid], mask, invariant))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* Index of the first group whose mask is >= mask. */
+static unsigned int group_lower(const struct pmu_map *map, uint64_t mask)
+{
+	unsigned int lo = 0, hi = map->nr_masks;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		COMPARED();
+		if (map->group[mid].mask < mask)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Index of the first merged row of a group whose invariant is >= inv. */
+static unsigned int raw_lower(const struct pmu_map *map,
+			      const struct pmu_map_mask_group *grp,
+			      uint64_t invariant)
+{
+	unsigned int lo = grp->first, hi = grp->first + grp->count;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		COMPARED();
+		if (map->raw_invariant[mid] < invariant)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool group_has(const struct pmu_map *map,
+		      const struct pmu_map_mask_group *grp, uint64_t invariant,
+		      unsigned int *pos)
+{
+	unsigned int i = raw_lower(map, grp, invariant);
+
+	*pos = i;
+	return i < grp->first + grp->count && map->raw_invariant[i] == invariant;
 }
 
 /* Make room at index pos of an array of n elements of the given size. */
@@ -179,7 +228,59 @@ static void open_gap(void *array, unsigned int n, unsigned int pos,
 	unsigned long from = (unsigned long)pos * size;
 	unsigned long bytes = (unsigned long)(n - pos) * size;
 
-	__builtin_memmove(base + from + size, base + from, bytes);
+	memmove(base + from + size, base + from, bytes);
+}
+
+/*
+ * Merge the staged rows into the grouped arrays, in place and from the
+ * back: group g's rows end up shifted by the number of staged rows of the
+ * groups before it, and both inputs are sorted, so a backward merge never
+ * overwrites a row it still has to read.  Every staged mask already has
+ * its group (pmu_map_add_raw() creates it), and groups and staged rows are
+ * both ordered by mask.  Cost: the rows after the first group touched.
+ */
+static void merge_stage(struct pmu_map *map)
+{
+	unsigned int p = map->nr_staged;	/* staged rows still to place */
+	unsigned int dst = map->nr_raw + map->nr_staged;
+	unsigned int g = map->nr_masks;
+
+	while (p && g--) {
+		struct pmu_map_mask_group *grp = &map->group[g];
+		unsigned int src_begin = grp->first;
+		unsigned int i = grp->first + grp->count, j = p, q = p, k;
+
+		while (q && map->stage[q - 1].mask == grp->mask)
+			q--;
+		/* dst == old end of this group + p, so k ends at i + q */
+		k = dst;
+		while (j > q) {
+			k--;
+			if (i > src_begin &&
+			    map->raw_invariant[i - 1] > map->stage[j - 1].invariant) {
+				i--;
+				map->raw_invariant[k] = map->raw_invariant[i];
+				map->raw_counters[k] = map->raw_counters[i];
+			} else {
+				j--;
+				map->raw_invariant[k] = map->stage[j].invariant;
+				map->raw_counters[k] = map->stage[j].counters;
+			}
+		}
+		/* the rest of the group only shifts up by q */
+		while (q && i > src_begin) {
+			i--;
+			k--;
+			map->raw_invariant[k] = map->raw_invariant[i];
+			map->raw_counters[k] = map->raw_counters[i];
+		}
+		grp->count += p - q;
+		grp->first = dst - grp->count;
+		dst = grp->first;
+		p = q;
+	}
+	map->nr_raw += map->nr_staged;
+	map->nr_staged = 0;
 }
 
 /* ---- builder ------------------------------------------------------------ */
@@ -194,7 +295,7 @@ int pmu_map_add_range(struct pmu_map *map, uint32_t first, uint32_t last,
 		return PMU_MAP_ERR_FROZEN;
 	if (map->nr_ranges == PMU_MAP_MAX_RANGES)
 		return PMU_MAP_ERR_FULL;
-	err = check_range(first, last, counters);
+	err = pmu_map_check_range(first, last, counters);
 	if (err)
 		return err;
 
@@ -245,50 +346,49 @@ int pmu_map_add_selector(struct pmu_map *map, uint32_t event_idx,
 int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 		    uint32_t counters)
 {
-	unsigned int pos;
+	unsigned int g, pos, spos;
 	bool new_mask;
 	int err;
 
 	if (map->frozen)
 		return PMU_MAP_ERR_FROZEN;
-	if (map->nr_raw == PMU_MAP_MAX_RAW)
+	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
 		return PMU_MAP_ERR_FULL;
-	err = check_raw(invariant, mask, counters);
+	err = pmu_map_check_raw(invariant, mask, counters);
 	if (err)
 		return err;
 
-	pos = raw_lower(map, 0, map->nr_raw, mask, invariant);
-	if (pos < map->nr_raw && map->raw[pos].mask == mask &&
-	    map->raw[pos].invariant == invariant)
+	g = group_lower(map, mask);
+	new_mask = !(g < map->nr_masks && map->group[g].mask == mask);
+	if (!new_mask && group_has(map, &map->group[g], invariant, &pos))
 		return PMU_MAP_ERR_DUPLICATE;
-	/* Rows sharing a mask are adjacent: a neighbour tells if it is new. */
-	new_mask = !(pos < map->nr_raw && map->raw[pos].mask == mask) &&
-		   !(pos > 0 && map->raw[pos - 1].mask == mask);
-	if (new_mask && map->nr_masks == PMU_MAP_MAX_RAW_MASKS)
-		return PMU_MAP_ERR_TOO_MANY_MASKS;
+	spos = stage_lower(map, mask, invariant);
+	if (spos < map->nr_staged && map->stage[spos].mask == mask &&
+	    map->stage[spos].invariant == invariant)
+		return PMU_MAP_ERR_DUPLICATE;
+	if (new_mask) {
+		if (map->nr_masks == PMU_MAP_MAX_RAW_MASKS)
+			return PMU_MAP_ERR_TOO_MANY_MASKS;
+		/* an empty group where its rows will go once merged */
+		pos = g ? map->group[g - 1].first + map->group[g - 1].count : 0;
+		open_gap(map->group, map->nr_masks, g, sizeof(map->group[0]));
+		map->group[g] = (struct pmu_map_mask_group){ mask, pos, 0 };
+		map->nr_masks++;
+	}
 
-	open_gap(map->raw, map->nr_raw, pos, sizeof(map->raw[0]));
-	map->raw[pos] = (struct pmu_map_raw){ mask, invariant, counters };
-	map->nr_raw++;
-	map->nr_masks += new_mask;
+	open_gap(map->stage, map->nr_staged, spos, sizeof(map->stage[0]));
+	map->stage[spos] = (struct pmu_map_raw){ mask, invariant, counters };
+	if (++map->nr_staged == PMU_MAP_RAW_STAGE)
+		merge_stage(map);
 	return PMU_MAP_OK;
 }
 
-/* Index the raw rows by variant mask; after this the map is read-only. */
+/* After this the map is read-only. */
 void pmu_map_freeze(struct pmu_map *map)
 {
-	unsigned int i, g = 0;
-
-	for (i = 0; i < map->nr_raw; i++) {
-		if (i == 0 || map->raw[i].mask != map->raw[i - 1].mask) {
-			map->group[g].mask = map->raw[i].mask;
-			map->group[g].first = i;
-			map->group[g].count = 0;
-			g++;
-		}
-		map->group[g - 1].count++;
-	}
-	map->nr_masks = g;
+	if (map->frozen)
+		return;
+	merge_stage(map);
 	map->frozen = true;
 }
 
@@ -324,21 +424,80 @@ uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 uint32_t pmu_map_raw_counters(const struct pmu_map *map, uint64_t selector)
 {
 	uint32_t counters = 0;
-	unsigned int g;
+	unsigned int g, pos;
 
 	if (!map->frozen)
 		return 0;
 	for (g = 0; g < map->nr_masks; g++) {
 		const struct pmu_map_mask_group *grp = &map->group[g];
-		uint64_t key = selector & grp->mask;
-		unsigned int end = grp->first + grp->count;
-		unsigned int pos = raw_lower(map, grp->first, end, grp->mask,
-					     key);
 
-		if (pos < end && map->raw[pos].invariant == key)
-			counters |= map->raw[pos].counters;
+		if (group_has(map, grp, selector & grp->mask, &pos))
+			counters |= map->raw_counters[pos];
 	}
 	return counters;
+}
+
+/* ---- iterators ---------------------------------------------------------- */
+
+unsigned int pmu_map_nr_ranges(const struct pmu_map *map)
+{
+	return map->nr_ranges;
+}
+
+unsigned int pmu_map_nr_selectors(const struct pmu_map *map)
+{
+	return map->nr_selectors;
+}
+
+unsigned int pmu_map_nr_raw(const struct pmu_map *map)
+{
+	return map->frozen ? map->nr_raw : 0;
+}
+
+unsigned int pmu_map_nr_raw_masks(const struct pmu_map *map)
+{
+	return map->frozen ? map->nr_masks : 0;
+}
+
+bool pmu_map_range_at(const struct pmu_map *map, unsigned int i,
+		      struct pmu_map_range *row)
+{
+	if (i >= map->nr_ranges)
+		return false;
+	*row = map->range[i];
+	return true;
+}
+
+bool pmu_map_selector_at(const struct pmu_map *map, unsigned int i,
+			 struct pmu_map_selector *row)
+{
+	if (i >= map->nr_selectors)
+		return false;
+	*row = map->selector[i];
+	return true;
+}
+
+bool pmu_map_raw_at(const struct pmu_map *map, unsigned int i,
+		    struct pmu_map_raw *row)
+{
+	unsigned int lo = 0, hi;
+
+	if (!map->frozen || i >= map->nr_raw)
+		return false;
+	/* the last group whose first row is <= i (groups are never empty) */
+	hi = map->nr_masks;
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (map->group[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	row->mask = map->group[lo].mask;
+	row->invariant = map->raw_invariant[i];
+	row->counters = map->raw_counters[i];
+	return true;
 }
 
 const char *pmu_map_strerror(int error)

@@ -10,6 +10,7 @@
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
+#include <tally/sbi_pmu.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 
@@ -92,6 +93,7 @@ static struct sbiret hsm_hart_stop(void)
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
 	sbi_timer_hart_init();			/* no stale timer on the next start */
+	sbi_pmu_hart_stop();			/* nor stale counters */
 	csr_clear(mip, MIP_SSIP);
 	hsm_set(me, SBI_HSM_STATE_STOPPED);
 	hsm_wait_for_start();
@@ -136,9 +138,13 @@ static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_a
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
+	if (non_retentive)
+		sbi_pmu_hart_suspend();
 	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
+	if (non_retentive)
+		sbi_pmu_hart_resume_nonretentive();
 	hsm_set(me, SBI_HSM_STATE_STARTED);
 	if (non_retentive)
 		hart_enter_smode(resume_addr, me->hartid, arg, PRV_S);

@@ -10,6 +10,7 @@
 #include <tally/init.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
+#include <tally/sbi_pmu.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 
@@ -86,6 +87,35 @@ static void probe_counters(void)
 	}
 }
 
+/*
+ * Does the mhpmevent mode filter work for instructions?  Count retired
+ * instructions on mhpmcounter3 with every mode inhibited while M-mode runs
+ * a short loop: a working filter leaves the counter still.  QEMU 7.2 lets
+ * it run (its cycle/instret counters ignore the filter bits), and then a
+ * mode-filtered cycles or instructions request must be refused rather than
+ * counted wrongly.  Done before the PMU owns the counters.
+ */
+static bool probe_instret_filter_ignored(void)
+{
+	const unsigned long all_modes_inhibited = (7UL << 60) | 0x2;	/* MINH|SINH|UINH, instret */
+	unsigned long before, after;
+
+	if (!(hart_features.hpm_mask & (1UL << 3)) || !hart_features.has_sscofpmf)
+		return false;
+	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
+	csr_write(CSR_MHPMEVENT3, all_modes_inhibited);
+	csr_write(CSR_MHPMCOUNTER3, 0);
+	before = csr_read(CSR_MHPMCOUNTER3);
+	csr_clear(CSR_MCOUNTINHIBIT, 1UL << 3);
+	for (volatile int i = 0; i < 64; i++)
+		;
+	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
+	after = csr_read(CSR_MHPMCOUNTER3);
+	csr_write(CSR_MHPMEVENT3, 0);		/* QEMU: unmaps the event */
+	csr_write(CSR_MHPMCOUNTER3, 0);
+	return after - before > 32;
+}
+
 static void probe_features(void)
 {
 	bool ok;
@@ -98,9 +128,12 @@ static void probe_features(void)
 	hart_features.has_menvcfg = ok;
 	csr_read_guarded(CSR_MCOUNTINHIBIT, &ok);
 	hart_features.has_mcountinhibit = ok;
+	csr_read_guarded(CSR_MCYCLECFG, &ok);
+	hart_features.has_smcntrpmf = ok;
 	hart_features.has_h = misa_has('h');
 	hart_features.has_fp = misa_has('f') || misa_has('d');
 	probe_counters();
+	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
 	platform.has_sstc = hart_features.has_sstc;
 }
 
@@ -129,6 +162,7 @@ void hart_init_local(void)
 		csr_write(0x003, 0);	/* fcsr */
 	}
 	pmp_protect_firmware();
+	sbi_pmu_hart_init();
 	sbi_timer_hart_init();
 	if (platform.ops.ipi_clear)
 		platform.ops.ipi_clear(me->hartid);
@@ -178,6 +212,7 @@ static void print_banner(const struct fw_next *next)
 	else
 		printf("PMU              : no programmable counters, Sscofpmf %s\n",
 		       hart_features.has_sscofpmf ? "yes" : "no");
+	sbi_pmu_print_banner();
 	printf("Next stage       : 0x%lx in %s-mode, devicetree at 0x%lx\n\n",
 	       next->addr, next->mode == PRV_S ? "S" : "?", next->fdt);
 }
@@ -221,6 +256,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 	probe_features();
 	fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 				  platform.mem.fw_size);
+	sbi_pmu_cold_init((void *)next.fdt);
 	print_banner(&next);
 	if (next.mode != PRV_S) {
 		printf("Tally: next stage mode %lu is not supported (only S-mode)\n", next.mode);

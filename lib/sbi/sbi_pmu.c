@@ -1,23 +1,231 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * PMU extension glue.  Until the PMU core (lib/pmu) is linked the extension
- * reports itself unavailable, so probe_extension(PMU) returns 0 and Linux
- * uses its legacy cycle/instret counters.
+ * PMU extension glue: the hart-access operations of lib/pmu implemented
+ * with this hart's CSRs, the event map parsed from the devicetree at cold
+ * boot, and the ecall entry.  Everything the extension does is in lib/pmu.
  */
+#include <tally/console.h>
+#include <tally/fdt_pmu.h>
+#include <tally/hart.h>
+#include <tally/init.h>
+#include <tally/platform.h>
+#include <tally/pmu.h>
 #include <tally/sbi.h>
+#include <tally/sbi_pmu.h>
+#include <tally/string.h>
+
+#define CSR_MHPMCOUNTER_BASE	0xB00	/* mcycle, -, minstret, mhpmcounter3.. */
+#define CSR_MHPMEVENT_BASE	0x320	/* mcountinhibit, mcyclecfg, minstretcfg, mhpmevent3.. */
+
+/*
+ * CSR numbers are instruction immediates, so a run-time index becomes a
+ * switch over the 32 possible counters.
+ */
+#define CASES(X) \
+	X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12)    \
+	X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)       \
+	X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+
+static uint64_t csr_counter_read(void *ctx, unsigned int idx)
+{
+	(void)ctx;
+	switch (idx) {
+#define READ(n) case n: return csr_read(CSR_MHPMCOUNTER_BASE + n);
+	CASES(READ)
+#undef READ
+	}
+	return 0;
+}
+
+static void csr_counter_write(void *ctx, unsigned int idx, uint64_t value)
+{
+	(void)ctx;
+	switch (idx) {
+#define WRITE(n) case n: csr_write(CSR_MHPMCOUNTER_BASE + n, value); break;
+	CASES(WRITE)
+#undef WRITE
+	}
+}
+
+/* idx 0 and 2 are mcyclecfg / minstretcfg (Smcntrpmf); 1 is never asked. */
+static uint64_t csr_event_read(void *ctx, unsigned int idx)
+{
+	(void)ctx;
+	switch (idx) {
+#define READ(n) case n: return n == 1 ? 0 : csr_read(CSR_MHPMEVENT_BASE + n);
+	CASES(READ)
+#undef READ
+	}
+	return 0;
+}
+
+static void csr_event_write(void *ctx, unsigned int idx, uint64_t value)
+{
+	(void)ctx;
+	switch (idx) {
+#define WRITE(n) case n: if (n != 1) csr_write(CSR_MHPMEVENT_BASE + n, value); break;
+	CASES(WRITE)
+#undef WRITE
+	}
+}
+
+static void csr_inhibit_set(void *ctx, uint32_t mask)
+{
+	(void)ctx;
+	csr_set(CSR_MCOUNTINHIBIT, mask);
+}
+
+static void csr_inhibit_clear(void *ctx, uint32_t mask)
+{
+	(void)ctx;
+	csr_clear(CSR_MCOUNTINHIBIT, mask);
+}
+
+/* S-mode's shared memory: RAM outside the firmware, checked before use. */
+static long smode_shmem_check(void *ctx, uint64_t addr, uint64_t size)
+{
+	(void)ctx;
+	if (size > ~0UL || !memmap_smode_range_ok(&platform.mem, (unsigned long)addr,
+						  0, (unsigned long)size))
+		return SBI_ERR_INVALID_ADDRESS;
+	return SBI_SUCCESS;
+}
+
+static long smode_shmem_read(void *ctx, uint64_t addr, void *buf, size_t size)
+{
+	if (smode_shmem_check(ctx, addr, size))
+		return SBI_ERR_INVALID_ADDRESS;
+	memcpy(buf, (const void *)(unsigned long)addr, size);
+	return SBI_SUCCESS;
+}
+
+static long smode_shmem_write(void *ctx, uint64_t addr, const void *buf, size_t size)
+{
+	if (smode_shmem_check(ctx, addr, size))
+		return SBI_ERR_INVALID_ADDRESS;
+	memcpy((void *)(unsigned long)addr, buf, size);
+	return SBI_SUCCESS;
+}
+
+static const struct pmu_hart_ops csr_pmu_ops = {
+	.counter_read = csr_counter_read,
+	.counter_write = csr_counter_write,
+	.event_read = csr_event_read,
+	.event_write = csr_event_write,
+	.inhibit_set = csr_inhibit_set,
+	.inhibit_clear = csr_inhibit_clear,
+	.shmem_check = smode_shmem_check,
+	.shmem_read = smode_shmem_read,
+	.shmem_write = smode_shmem_write,
+};
+
+/* The event map: built once by the cold-boot hart, read-only afterwards. */
+static struct pmu_map pmu_event_map;
+static struct fdt_pmu_stats pmu_dt_stats;
+static bool pmu_ready;
+
+static void pmu_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	printf("Tally: %s\n", msg);
+}
+
+void sbi_pmu_cold_init(const void *fdt)
+{
+	if (!hart_features.has_mcountinhibit) {
+		printf("Tally: PMU: no mcountinhibit CSR, PMU extension disabled\n");
+		return;
+	}
+	fdt_pmu_parse_stats(fdt, &pmu_event_map, sbi_pmu_hart_counters(), pmu_warn, 0,
+			    &pmu_dt_stats);
+	pmu_ready = true;
+}
+
+/* The banner's account of the event map (after the hardware inventory). */
+void sbi_pmu_print_banner(void)
+{
+	const struct fdt_pmu_stats *st = &pmu_dt_stats;
+
+	if (!pmu_ready) {
+		printf("PMU events       : none (PMU extension disabled)\n");
+		return;
+	}
+	if (st->node < 0)
+		printf("PMU events       : no riscv,pmu node: cycles and instructions only\n");
+	else
+		printf("PMU events       : devicetree rows: %u counters, %u selectors, %u raw%s%s\n",
+		       st->loaded[FDT_PMU_PROP_COUNTERS], st->loaded[FDT_PMU_PROP_EVENTS],
+		       st->loaded[FDT_PMU_PROP_RAW],
+		       st->warnings ? " (with warnings, see above)" : "",
+		       st->qemu_quirk ? ", QEMU quirks" : "");
+	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257%s\n",
+	       PMU_FW_COUNTERS, hart_features.instret_filter_ignored ?
+	       "; cycles/instret mode filter ignored by the hart" : "");
+}
+
+uint32_t sbi_pmu_hart_counters(void)
+{
+	/* mcycle and minstret are mandatory; time (1) is not a PMU counter */
+	return (uint32_t)hart_features.hpm_mask | 1U | 4U;
+}
+
+const struct pmu_map *sbi_pmu_map(void)
+{
+	return pmu_ready ? &pmu_event_map : 0;
+}
+
+void sbi_pmu_hart_init(void)
+{
+	struct pmu_hart_config cfg = {
+		.map = &pmu_event_map,
+		.ops = &csr_pmu_ops,
+		.caps = {
+			.hartid = this_hartid(),
+			.counters = sbi_pmu_hart_counters(),
+			.hpm_bits = hart_features.hpm_bits,
+			.sscofpmf = hart_features.has_sscofpmf,
+			.smcntrpmf = hart_features.has_smcntrpmf,
+			.quirks = hart_features.instret_filter_ignored ?
+				  PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET : 0,
+		},
+	};
+
+	if (!pmu_ready)
+		return;
+	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS) {
+		printf("Tally: hart %lu: PMU initialisation failed\n", this_hartid());
+		return;
+	}
+}
+
+void sbi_pmu_hart_stop(void)
+{
+	if (pmu_ready)
+		pmu_hart_stop(&this_hart()->pmu);
+}
+
+void sbi_pmu_hart_suspend(void)
+{
+	if (pmu_ready)
+		pmu_hart_suspend(&this_hart()->pmu);
+}
+
+void sbi_pmu_hart_resume_nonretentive(void)
+{
+	if (pmu_ready)
+		pmu_hart_resume_nonretentive(&this_hart()->pmu);
+}
 
 static bool pmu_available(void)
 {
-	return false;
+	return pmu_ready;
 }
 
 static struct sbiret pmu_handle(unsigned long fid, const unsigned long *args,
 				struct trap_frame *tf)
 {
-	(void)fid;
-	(void)args;
 	(void)tf;
-	return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	return pmu_sbi_call(&this_hart()->pmu, fid, args);
 }
 
 const struct sbi_extension sbi_ext_pmu = {

@@ -114,7 +114,7 @@ static unsigned int fw_event_of_cause(unsigned long mcause)
 	case CAUSE_LOAD_ACCESS:		return FW_EV_ACCESS_LOAD;
 	case CAUSE_STORE_ACCESS:	return FW_EV_ACCESS_STORE;
 	case CAUSE_ILLEGAL_INSTRUCTION:	return FW_EV_ILLEGAL_INSN;
-	default:			return FW_EV_TALLY_TRAP;
+	default:			return FW_EV_NONE;
 	}
 }
 
@@ -126,7 +126,7 @@ void trap_handler(struct trap_frame *tf)
 		sbi_ecall_handle(tf);
 		return;
 	}
-	fw_event(FW_EV_TALLY_TRAP);
+	fw_event(FW_EV_TALLY_TRAP);		/* 256 counts the ecalls */
 	if (mcause & MCAUSE_IRQ_FLAG) {
 		trap_interrupt(tf, mcause & ~MCAUSE_IRQ_FLAG);
 		return;

@@ -10,6 +10,8 @@
 #include <tally/sbi.h>
 #include "check.h"
 
+unsigned long test_fw_events;	/* stub/tally/fw_event.h */
+
 /* The extensions, as stand-ins: only their EID ranges matter here. */
 #define STUB_EXT(var, first, last) \
 	const struct sbi_extension var = { .eid_first = first, .eid_last = last, .name = #var }

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The firmware's side of the PMU: lib/pmu bound to this hart's CSRs. */
+#ifndef TALLY_SBI_PMU_H
+#define TALLY_SBI_PMU_H
+
+#include <stdint.h>
+#include <tally/pmu_map.h>
+
+/* Cold boot, once: parse the devicetree's PMU node into the event map. */
+void sbi_pmu_cold_init(const void *fdt);
+/* Banner lines on the event map and firmware counters. */
+void sbi_pmu_print_banner(void);
+/* Counters this hart implements (bit i = mhpmcounter i), from the probes. */
+uint32_t sbi_pmu_hart_counters(void);
+/* The frozen event map, NULL when the PMU extension is disabled. */
+const struct pmu_map *sbi_pmu_map(void);
+
+/* Per hart: boot and HSM start, HSM stop, around a non-retentive suspend. */
+void sbi_pmu_hart_init(void);
+void sbi_pmu_hart_stop(void);
+void sbi_pmu_hart_suspend(void);
+void sbi_pmu_hart_resume_nonretentive(void);
+
+#endif

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Hart lifecycle: boot / HSM start, HSM stop, non-retentive suspend. */
+#include "pmu_internal.h"
+
+static bool ops_complete(const struct pmu_hart_ops *ops)
+{
+	return ops && ops->counter_read && ops->counter_write &&
+	       ops->event_read && ops->event_write && ops->inhibit_set &&
+	       ops->inhibit_clear;
+}
+
+static unsigned int highest_bit_plus_one(uint32_t bits)
+{
+	return bits ? pmu_fls64(bits) + 1 : 0;
+}
+
+/*
+ * Boot and every HSM start: forget everything (configuration, counts,
+ * snapshot memory) and put the counters into a known state: programmable
+ * ones inhibited with no event, cycle/instret running freely without a
+ * mode filter.  SBI_ERR_INVALID_PARAM (and h untouched) if the
+ * configuration is unusable.
+ */
+long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
+{
+	uint32_t usable;
+
+	if (!h || !cfg || !cfg->map || !cfg->map->frozen ||
+	    !ops_complete(cfg->ops))
+		return SBI_ERR_INVALID_PARAM;
+	usable = cfg->caps.counters & ~(1U << PMU_COUNTER_TIME);
+	if ((usable & ~(uint32_t)FIXED_COUNTERS) &&
+	    (cfg->caps.hpm_bits < 1 || cfg->caps.hpm_bits > 64))
+		return SBI_ERR_INVALID_PARAM;
+
+	h->map = cfg->map;
+	h->ops = cfg->ops;
+	h->ops_ctx = cfg->ops_ctx;
+	h->hooks = cfg->hooks;
+	h->hooks_ctx = cfg->hooks_ctx;
+	h->caps = cfg->caps;
+	h->hw_usable = usable;
+	h->nr_hw = highest_bit_plus_one(usable);
+	h->valid = (uint64_t)usable |
+		   ((((uint64_t)1 << PMU_FW_COUNTERS) - 1) << h->nr_hw);
+	pmu_state_reset(h);
+	pmu_hw_reset_all(h);
+	return SBI_SUCCESS;
+}
+
+/*
+ * HSM stop: release every counter and the snapshot memory; CSRs back to
+ * the unconfigured state.  The hart comes back through pmu_hart_init().
+ */
+void pmu_hart_stop(struct pmu_hart *h)
+{
+	pmu_state_reset(h);
+	pmu_hw_reset_all(h);
+}
+
+/*
+ * Before a non-retentive suspend: save the values of the configured
+ * hardware counters and of cycle/instret, and the OF bits of started
+ * programmable counters.  Firmware counters live in memory and need
+ * nothing.  The counters keep running until the hart stops.
+ */
+void pmu_hart_suspend(struct pmu_hart *h)
+{
+	uint64_t bits = (h->configured | FIXED_COUNTERS) & pmu_hw_mask(h);
+	uint64_t of_bits = h->started & h->configured & pmu_hw_mask(h) &
+			   ~FIXED_COUNTERS;
+	unsigned int idx;
+
+	h->saved = (uint32_t)bits;
+	for_each_bit(idx, bits)
+		h->counter[idx].value = h->ops->counter_read(h->ops_ctx, idx);
+	h->saved_of = 0;
+	for_each_bit(idx, of_bits)
+		if (pmu_hw_overflowed(h, idx))
+			h->saved_of |= (uint32_t)BIT64(idx);
+}
+
+/* After it: the CSRs were lost, rebuild them from the state. */
+void pmu_hart_resume_nonretentive(struct pmu_hart *h)
+{
+	pmu_hw_reprogram(h);
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Programming the hardware counters through the hart-access interface.
+ *
+ * The CSR states of a hardware counter:
+ *   unconfigured  programmable: inhibited, mhpmevent = 0 (0 also unmaps the
+ *                 event on QEMU 7.2);  cycle/instret: running freely, so
+ *                 that S/U-mode rdcycle/rdinstret keep working, and with
+ *                 Smcntrpmf mNcfg = 0 (no mode filter).
+ *   configured    inhibited (really stopped);  mhpmevent = selector |
+ *                 mode inhibits | OF: OF is set so that no overflow
+ *                 interrupt can be raised before the counter is started.
+ *                 cycle/instret: mNcfg = mode inhibits (Smcntrpmf).
+ *   started       not inhibited;  OF cleared at every start, so every
+ *                 overflow raises LCOFI again (Linux never clears OF).
+ *   stopped       inhibited again; mhpmevent untouched (OF tells whether
+ *                 the counter overflowed since its start).
+ * mhpmevent is always written before mhpmcounter, and both before the
+ * counter is un-inhibited (QEMU binds the event on the mhpmevent write).
+ */
+#include "pmu_internal.h"
+
+static void event_write(struct pmu_hart *h, unsigned int idx, uint64_t v)
+{
+	h->ops->event_write(h->ops_ctx, idx, v);
+}
+
+/*
+ * SBI_PMU_CFG_FLAG_SET_*INH (bits 7:3) in mhpmevent / mNcfg order (62:58).
+ * Policy: a caller that filters by mode names the modes it wants to lose;
+ * M-mode is then always inhibited too (Linux never names it: "cycles:u"
+ * must not count firmware work, and S-mode has no business timing M-mode).
+ * An unfiltered request counts every mode, like mcycle itself.  The caller
+ * (config_matching) has checked that the counter can filter.
+ */
+static uint64_t mode_inhibits(unsigned long cfg_flags)
+{
+	unsigned long inh = cfg_flags & SBI_PMU_CFG_FLAG_INH_MASK;
+
+	if (!inh)
+		return 0;
+	inh |= SBI_PMU_CFG_FLAG_SET_MINH;
+	return (uint64_t)(inh >> SBI_PMU_CFG_FLAG_INH_SHIFT)
+	       << MHPMEVENT_INH_SHIFT;
+}
+
+/* Put every implemented counter into the unconfigured state. */
+void pmu_hw_reset_all(struct pmu_hart *h)
+{
+	uint64_t prog = pmu_hw_mask(h) & ~FIXED_COUNTERS;
+	uint64_t fixed = pmu_hw_mask(h) & FIXED_COUNTERS;
+	uint64_t bits = prog;
+	unsigned int idx;
+
+	if (prog)
+		h->ops->inhibit_set(h->ops_ctx, (uint32_t)prog);
+	for_each_bit(idx, bits)
+		event_write(h, idx, 0);
+	if (h->caps.smcntrpmf) {
+		bits = fixed;
+		for_each_bit(idx, bits)
+			event_write(h, idx, 0);
+	}
+	if (fixed)
+		h->ops->inhibit_clear(h->ops_ctx, (uint32_t)fixed);
+}
+
+/* Configure a stopped counter: inhibited, event and filters set, OF set. */
+void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
+		      uint64_t selector, unsigned long cfg_flags)
+{
+	struct pmu_counter *c = &h->counter[idx];
+	uint64_t evsel = mode_inhibits(cfg_flags);
+
+	h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
+	h->of_armed &= ~(uint32_t)BIT64(idx);
+	c->selector = selector;
+	if (pmu_is_fixed(idx)) {
+		c->evsel = evsel;
+		if (h->caps.smcntrpmf)
+			event_write(h, idx, evsel);
+		return;
+	}
+
+	if (!h->caps.sscofpmf)
+		evsel = 0;	/* no standard bits 63:58 without Sscofpmf */
+	evsel |= selector;
+	if (h->hooks && h->hooks->hw_event_value)
+		evsel = h->hooks->hw_event_value(h->hooks_ctx, idx, evsel,
+						 cfg_flags);
+	evsel &= ~MHPMEVENT_OF;
+	c->evsel = evsel;
+	event_write(h, idx, 0);		/* unbind the old event (QEMU) */
+	event_write(h, idx, evsel | (h->caps.sscofpmf ? MHPMEVENT_OF : 0));
+}
+
+/* Back to the unconfigured state. */
+void pmu_hw_release(struct pmu_hart *h, unsigned int idx)
+{
+	h->of_armed &= ~(uint32_t)BIT64(idx);
+	if (pmu_is_fixed(idx)) {
+		h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
+		if (h->caps.smcntrpmf)
+			event_write(h, idx, 0);
+		h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
+		return;
+	}
+	h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
+	event_write(h, idx, 0);
+}
+
+/*
+ * Start configured counters together: clear OF (the counter values were
+ * written by the caller, after the event), then one inhibit write.
+ */
+void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
+{
+	uint64_t prog = hw_set & ~FIXED_COUNTERS;
+	unsigned int idx;
+
+	if (!hw_set)
+		return;
+	h->of_armed |= (uint32_t)prog;
+	if (h->caps.sscofpmf) {
+		for_each_bit(idx, prog)
+			event_write(h, idx, h->counter[idx].evsel);
+	}
+	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
+}
+
+void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
+{
+	if (hw_set)
+		h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw_set);
+}
+
+/* Only a started programmable counter on a Sscofpmf hart has a real OF. */
+bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx)
+{
+	if (!h->caps.sscofpmf || idx >= h->nr_hw || pmu_is_fixed(idx) ||
+	    !(h->of_armed & BIT64(idx)))
+		return false;
+	return (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF) != 0;
+}
+
+/*
+ * After a non-retentive suspend every CSR is lost: rebuild them from the
+ * state.  Configured counters get their event back (Linux only restarts
+ * them with SET_INIT_VALUE, it does not configure them again) and the
+ * values pmu_hart_suspend() saved; started ones run again.  OF is set on
+ * stopped counters (as at configure time) and restored on started ones.
+ * Unconfigured cycle/instret get their value back and run freely again.
+ */
+void pmu_hw_reprogram(struct pmu_hart *h)
+{
+	uint64_t hw = pmu_hw_mask(h);
+	uint64_t configured = h->configured & hw;
+	uint64_t running = h->started & configured;
+	uint64_t free_fixed = hw & FIXED_COUNTERS & ~configured;
+	uint64_t bits = hw;
+	unsigned int idx;
+
+	if (hw)
+		h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw);
+	for_each_bit(idx, bits) {
+		uint64_t evsel = 0;
+
+		if (configured & BIT64(idx))
+			evsel = h->counter[idx].evsel;
+		if (pmu_is_fixed(idx)) {
+			if (h->caps.smcntrpmf)
+				event_write(h, idx, evsel);
+			continue;
+		}
+		if ((configured & BIT64(idx)) && h->caps.sscofpmf &&
+		    (!(running & BIT64(idx)) || (h->saved_of & BIT64(idx))))
+			evsel |= MHPMEVENT_OF;
+		event_write(h, idx, evsel);
+	}
+	bits = h->saved & hw;
+	for_each_bit(idx, bits)
+		h->ops->counter_write(h->ops_ctx, idx, h->counter[idx].value);
+	h->saved = 0;
+	h->saved_of = 0;
+	if (running | free_fixed)
+		h->ops->inhibit_clear(h->ops_ctx,
+				      (uint32_t)(running | free_fixed));
+}

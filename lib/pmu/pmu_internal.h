@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Helpers shared by the files of lib/pmu; not part of the public API. */
+#ifndef TALLY_PMU_INTERNAL_H
+#define TALLY_PMU_INTERNAL_H
+
+#include <tally/pmu.h>
+
+_Static_assert(PMU_FW_COUNTERS >= 1 && PMU_FW_COUNTERS <= 32,
+	       "firmware counters live in a uint32_t per slot");
+_Static_assert(PMU_COUNTERS_MAX <= 64, "logical counters live in a uint64_t");
+_Static_assert(PMU_COUNTERS_MAX <= SBI_PMU_SNAPSHOT_VALUES_MAX,
+	       "every counter has a snapshot slot");
+_Static_assert(PMU_FW_SLOT_COUNT < PMU_FW_SLOT_NONE, "slot numbering");
+
+#define BIT64(n)		((uint64_t)1 << (n))
+#define FIXED_COUNTERS		(BIT64(PMU_COUNTER_CYCLE) | \
+				 BIT64(PMU_COUNTER_INSTRET))
+#define EVENT_CYCLES		SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
+						  SBI_PMU_HW_CPU_CYCLES)
+#define EVENT_INSTRUCTIONS	SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
+						  SBI_PMU_HW_INSTRUCTIONS)
+
+/*
+ * Bit scans.  On a RISC-V without Zbb GCC turns __builtin_ctzll/clzll into
+ * calls to libgcc's __ctzdi2/__clzdi2, which the firmware does not link:
+ * lib/pmu brings its own (a short binary search), so it needs nothing but
+ * memmove from its environment.  PMU_PORTABLE_BITOPS selects them on the
+ * host too (the tests do).
+ */
+#if (defined(__riscv) && !defined(__riscv_zbb)) || defined(PMU_PORTABLE_BITOPS)
+static inline unsigned int pmu_ctz64(uint64_t x)	/* x != 0 */
+{
+	unsigned int n = 0;
+
+	if (!(x & 0xFFFFFFFFULL)) { n += 32; x >>= 32; }
+	if (!(x & 0xFFFFULL)) { n += 16; x >>= 16; }
+	if (!(x & 0xFFULL)) { n += 8; x >>= 8; }
+	if (!(x & 0xFULL)) { n += 4; x >>= 4; }
+	if (!(x & 0x3ULL)) { n += 2; x >>= 2; }
+	if (!(x & 0x1ULL)) { n += 1; }
+	return n;
+}
+
+static inline unsigned int pmu_fls64(uint64_t x)	/* highest set bit */
+{
+	unsigned int n = 63;
+
+	if (!(x >> 32)) { n -= 32; x <<= 32; }
+	if (!(x >> 48)) { n -= 16; x <<= 16; }
+	if (!(x >> 56)) { n -= 8; x <<= 8; }
+	if (!(x >> 60)) { n -= 4; x <<= 4; }
+	if (!(x >> 62)) { n -= 2; x <<= 2; }
+	if (!(x >> 63)) { n -= 1; }
+	return n;
+}
+#else
+static inline unsigned int pmu_ctz64(uint64_t x)
+{
+	return (unsigned int)__builtin_ctzll(x);
+}
+
+static inline unsigned int pmu_fls64(uint64_t x)
+{
+	return 63 - (unsigned int)__builtin_clzll(x);
+}
+#endif
+
+/* Iterate over the set bits of an unsigned integer (which is consumed). */
+#define for_each_bit(idx, bits)						\
+	for (; (bits) && ((idx) = pmu_ctz64(bits), 1); (bits) &= (bits) - 1)
+
+static inline unsigned int pmu_total(const struct pmu_hart *h)
+{
+	return h->nr_hw + PMU_FW_COUNTERS;
+}
+
+static inline uint64_t pmu_hw_mask(const struct pmu_hart *h)
+{
+	return h->hw_usable;
+}
+
+static inline uint64_t pmu_fw_mask(const struct pmu_hart *h)
+{
+	return h->valid & ~(uint64_t)h->hw_usable;
+}
+
+static inline bool pmu_is_fixed(unsigned int idx)
+{
+	return idx == PMU_COUNTER_CYCLE || idx == PMU_COUNTER_INSTRET;
+}
+
+/* What an event needs: the counters able to count it, and how. */
+struct pmu_match {
+	uint64_t counters;	/* logical indices on this hart */
+	uint64_t selector;	/* hardware: base mhpmevent value */
+	unsigned int fw_slot;	/* firmware: enum pmu_fw_slot */
+};
+
+/* pmu_event.c: the one matcher behind config_matching and event_get_info */
+bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
+		     uint64_t event_data, struct pmu_match *m);
+uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
+			    uint64_t selector, unsigned long cfg_flags);
+
+/* pmu_hw.c: hardware counter programming */
+void pmu_hw_reset_all(struct pmu_hart *h);
+void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
+		      uint64_t selector, unsigned long cfg_flags);
+void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
+void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
+void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
+bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
+void pmu_hw_reprogram(struct pmu_hart *h);
+
+/* pmu_counter.c: logical counter state shared by the calls */
+uint64_t pmu_counter_read(const struct pmu_hart *h, unsigned int idx);
+void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
+void pmu_counters_start(struct pmu_hart *h, uint64_t set);
+void pmu_counters_stop(struct pmu_hart *h, uint64_t set);
+void pmu_counter_release(struct pmu_hart *h, unsigned int idx);
+void pmu_state_reset(struct pmu_hart *h);
+
+/* pmu_shmem.c: snapshot shared memory (the caller checked shmem_enabled) */
+long pmu_snapshot_load(const struct pmu_hart *h, unsigned long base,
+		       uint64_t set, uint64_t values[PMU_COUNTERS_MAX]);
+long pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
+		       uint64_t set);
+
+#endif

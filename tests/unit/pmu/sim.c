@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The simulated hart PMU: see sim.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+static void log_op(struct sim_hart *s, char op, unsigned int idx, uint64_t v)
+{
+	if (s->nlog < SIM_LOG_MAX)
+		s->log[s->nlog++] = (struct sim_op){ op, idx, v };
+}
+
+static bool counter_ok(const struct sim_hart *s, unsigned int idx)
+{
+	return idx < 32 && idx != 1 && (s->exists & (1U << idx));
+}
+
+static uint64_t width_mask(const struct sim_hart *s, unsigned int idx)
+{
+	if (idx == 0 || idx == 2 || s->hpm_bits >= 64)
+		return ~0ULL;
+	return (1ULL << s->hpm_bits) - 1;
+}
+
+static uint64_t sim_counter_read(void *ctx, unsigned int idx)
+{
+	struct sim_hart *s = ctx;
+
+	if (!counter_ok(s, idx)) {
+		s->illegal++;
+		return 0;
+	}
+	return s->ctr[idx];
+}
+
+static void sim_counter_write(void *ctx, unsigned int idx, uint64_t v)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'C', idx, v);
+	if (!counter_ok(s, idx)) {
+		s->illegal++;
+		return;
+	}
+	s->ctr[idx] = v & width_mask(s, idx);
+}
+
+static bool event_ok(const struct sim_hart *s, unsigned int idx)
+{
+	if (!counter_ok(s, idx))
+		return false;
+	return idx >= 3 || s->smcntrpmf;
+}
+
+static uint64_t sim_event_read(void *ctx, unsigned int idx)
+{
+	struct sim_hart *s = ctx;
+
+	if (!event_ok(s, idx)) {
+		s->illegal++;
+		return 0;
+	}
+	return s->evt[idx];
+}
+
+static void sim_event_write(void *ctx, unsigned int idx, uint64_t v)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'E', idx, v);
+	if (!event_ok(s, idx)) {
+		s->illegal++;
+		return;
+	}
+	if (idx >= 3 && !s->sscofpmf && (v & (0x3FULL << 58)))
+		s->priv_without_sscofpmf++;
+	if ((idx == 0 || idx == 2) && (v & ~MHPMEVENT_INH_MASK))
+		s->illegal++;	/* mNcfg has only the five inhibit bits */
+	s->evt[idx] = v;
+}
+
+static bool mask_ok(const struct sim_hart *s, uint32_t mask)
+{
+	return !(mask & 2) && !(mask & ~s->exists);
+}
+
+static void sim_inhibit_set(void *ctx, uint32_t mask)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'I', 0, mask);
+	if (!mask_ok(s, mask))
+		s->illegal++;
+	s->inhibit |= mask;
+}
+
+static void sim_inhibit_clear(void *ctx, uint32_t mask)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'U', 0, mask);
+	if (!mask_ok(s, mask))
+		s->illegal++;
+	s->inhibit &= ~mask;
+}
+
+/* S-mode may use [SIM_SMEM, SIM_RAM_BASE + SIM_RAM_SIZE). */
+static bool range_ok(uint64_t addr, uint64_t size)
+{
+	uint64_t end = SIM_RAM_BASE + SIM_RAM_SIZE;
+
+	return addr >= SIM_SMEM && addr < end && size <= end - addr;
+}
+
+static long sim_shmem_check(void *ctx, uint64_t addr, uint64_t size)
+{
+	(void)ctx;
+	return range_ok(addr, size) ? SBI_SUCCESS : SBI_ERR_INVALID_ADDRESS;
+}
+
+static long sim_shmem_read(void *ctx, uint64_t addr, void *buf, size_t size)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'R', (unsigned int)size, addr);
+	s->mem_reads++;
+	if (!range_ok(addr, size)) {
+		s->illegal++;
+		return SBI_ERR_INVALID_ADDRESS;
+	}
+	if (s->fail_read)
+		return SBI_ERR_FAILED;
+	memcpy(buf, s->ram + (addr - SIM_RAM_BASE), size);
+	return SBI_SUCCESS;
+}
+
+static long sim_shmem_write(void *ctx, uint64_t addr, const void *buf,
+			    size_t size)
+{
+	struct sim_hart *s = ctx;
+
+	log_op(s, 'W', (unsigned int)size, addr);
+	s->mem_writes++;
+	if (!range_ok(addr, size)) {
+		s->illegal++;
+		return SBI_ERR_INVALID_ADDRESS;
+	}
+	if (s->fail_write)
+		return SBI_ERR_FAILED;
+	memcpy(s->ram + (addr - SIM_RAM_BASE), buf, size);
+	return SBI_SUCCESS;
+}
+
+const struct pmu_hart_ops sim_ops = {
+	.counter_read = sim_counter_read,
+	.counter_write = sim_counter_write,
+	.event_read = sim_event_read,
+	.event_write = sim_event_write,
+	.inhibit_set = sim_inhibit_set,
+	.inhibit_clear = sim_inhibit_clear,
+	.shmem_check = sim_shmem_check,
+	.shmem_read = sim_shmem_read,
+	.shmem_write = sim_shmem_write,
+};
+
+const struct pmu_hart_ops sim_ops_noshmem = {
+	.counter_read = sim_counter_read,
+	.counter_write = sim_counter_write,
+	.event_read = sim_event_read,
+	.event_write = sim_event_write,
+	.inhibit_set = sim_inhibit_set,
+	.inhibit_clear = sim_inhibit_clear,
+};
+
+void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,
+	      bool sscofpmf, bool smcntrpmf)
+{
+	memset(s, 0, sizeof(*s));
+	s->exists = exists | 2;		/* time always exists */
+	s->hpm_bits = hpm_bits;
+	s->sscofpmf = sscofpmf;
+	s->smcntrpmf = smcntrpmf;
+	/* reset state: arbitrary, to catch a library that trusts it */
+	for (unsigned int i = 0; i < 32; i++) {
+		s->ctr[i] = 1000 * i;
+		s->evt[i] = i >= 3 ? 0x5A5A : (smcntrpmf ? MHPMEVENT_UINH : 0);
+	}
+	s->inhibit = 0;
+	s->ram = calloc(1, SIM_RAM_SIZE);
+	if (!s->ram)
+		abort();
+}
+
+void sim_free(struct sim_hart *s)
+{
+	free(s->ram);
+	s->ram = NULL;
+}
+
+static bool mode_inhibited(uint64_t evt, enum sim_mode mode)
+{
+	static const unsigned int bit[] = {
+		[SIM_U] = 60, [SIM_S] = 61, [SIM_M] = 62,
+		[SIM_VU] = 58, [SIM_VS] = 59,
+	};
+
+	return (evt >> bit[mode]) & 1;
+}
+
+/* n events of every kind happen in this mode. */
+void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n)
+{
+	for (unsigned int i = 0; i < 32; i++) {
+		uint64_t mask = width_mask(s, i), old, sel;
+
+		if (i == 1 || !(s->exists & (1U << i)) || (s->inhibit & (1U << i)))
+			continue;
+		if (i == 0 || i == 2) {
+			if (s->smcntrpmf && mode_inhibited(s->evt[i], mode))
+				continue;
+			s->ctr[i] += n;
+			continue;
+		}
+		sel = s->evt[i] & ~MHPMEVENT_PRIV_BITS;
+		if (!sel)
+			continue;	/* no event: nothing counts */
+		if (s->sscofpmf && mode_inhibited(s->evt[i], mode) &&
+		    !(s->qemu_filter_bug && ((sel & 0xFFFFF) == 1 ||
+					     (sel & 0xFFFFF) == 2)))
+			continue;
+		old = s->ctr[i];
+		s->ctr[i] = (old + n) & mask;
+		if (n > mask - old) {		/* wrapped */
+			if (s->sscofpmf) {
+				if (!(s->evt[i] & MHPMEVENT_OF))
+					s->lcofi++;
+				s->evt[i] |= MHPMEVENT_OF;
+			}
+		}
+	}
+}
+
+void sim_log_clear(struct sim_hart *s)
+{
+	s->nlog = 0;
+}
+
+int sim_log_find(const struct sim_hart *s, int from, char op, unsigned int idx)
+{
+	for (unsigned int i = from < 0 ? 0 : (unsigned int)from; i < s->nlog; i++) {
+		const struct sim_op *o = &s->log[i];
+
+		if (o->op != op)
+			continue;
+		if (op == 'I' || op == 'U') {
+			if (o->value & (1ULL << idx))
+				return (int)i;
+		} else if (op == 'R' || op == 'W' || o->idx == idx) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+int sim_log_count(const struct sim_hart *s, char op)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < s->nlog; i++)
+		n += s->log[i].op == op;
+	return n;
+}
+
+void sim_power_loss(struct sim_hart *s)
+{
+	for (unsigned int i = 0; i < 32; i++) {
+		s->ctr[i] = 0xDEAD0000ULL + i;
+		s->evt[i] = 0;
+	}
+	s->inhibit = 0;
+}
+
+uint64_t sim_mem_get64(const struct sim_hart *s, uint64_t addr)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | s->ram[addr - SIM_RAM_BASE + (unsigned int)i];
+	return v;
+}
+
+uint32_t sim_mem_get32(const struct sim_hart *s, uint64_t addr)
+{
+	uint32_t v = 0;
+
+	for (int i = 3; i >= 0; i--)
+		v = (v << 8) | s->ram[addr - SIM_RAM_BASE + (unsigned int)i];
+	return v;
+}
+
+void sim_mem_put64(struct sim_hart *s, uint64_t addr, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		s->ram[addr - SIM_RAM_BASE + (unsigned int)i] = (uint8_t)v;
+}
+
+void sim_mem_put32(struct sim_hart *s, uint64_t addr, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		s->ram[addr - SIM_RAM_BASE + (unsigned int)i] = (uint8_t)v;
+}
+
+void sim_mem_fill(struct sim_hart *s, uint8_t byte)
+{
+	memset(s->ram, byte, SIM_RAM_SIZE);
+}

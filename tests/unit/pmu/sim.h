@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A simulated hart PMU behind struct pmu_hart_ops: 32 counters that
+ * advance when not inhibited, mhpmevent selectors with OF and mode-inhibit
+ * bits (Sscofpmf), mcyclecfg/minstretcfg (Smcntrpmf), mcountinhibit, a
+ * width for the programmable counters, and S-mode memory with a forbidden
+ * firmware range for the shared-memory hooks.  Every access the library
+ * must never make (a counter the hart lacks, counter 1, mNcfg without
+ * Smcntrpmf, bits 63:58 without Sscofpmf, memory outside S-mode RAM) is
+ * counted in 'illegal'.
+ */
+#ifndef TALLY_PMU_TEST_SIM_H
+#define TALLY_PMU_TEST_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tally/pmu.h>
+
+enum sim_mode { SIM_U, SIM_S, SIM_M, SIM_VU, SIM_VS };
+
+#define SIM_LOG_MAX	4096
+#define SIM_RAM_BASE	0x80000000ULL
+#define SIM_RAM_SIZE	0x40000ULL	/* 256 KiB */
+#define SIM_FW_BASE	0x80000000ULL	/* firmware: S-mode may not use it */
+#define SIM_FW_SIZE	0x10000ULL
+#define SIM_SMEM	(SIM_FW_BASE + SIM_FW_SIZE)	/* first S-mode page */
+
+struct sim_op {
+	char op;		/* 'E' event write, 'C' counter write,
+				   'I' inhibit set, 'U' inhibit clear,
+				   'R' mem read, 'W' mem write */
+	unsigned int idx;
+	uint64_t value;		/* value, mask, or address */
+};
+
+struct sim_hart {
+	uint32_t exists;		/* bit i: counter i (1 = time) */
+	unsigned int hpm_bits;
+	bool sscofpmf;
+	bool smcntrpmf;
+	bool qemu_filter_bug;	/* filters ignored for selectors 1 and 2 */
+	uint64_t ctr[32];
+	uint64_t evt[32];	/* mhpmevent; mcyclecfg/minstretcfg at 0/2 */
+	uint32_t inhibit;
+	unsigned long lcofi;	/* overflow interrupts raised */
+	unsigned long illegal;	/* accesses the library must never make */
+	unsigned long priv_without_sscofpmf;
+	struct sim_op log[SIM_LOG_MAX];
+	unsigned int nlog;
+	uint8_t *ram;		/* SIM_RAM_SIZE bytes at SIM_RAM_BASE */
+	unsigned long mem_reads, mem_writes;
+	bool fail_read, fail_write;	/* injected hook failures */
+};
+
+extern const struct pmu_hart_ops sim_ops;		/* with shmem */
+extern const struct pmu_hart_ops sim_ops_noshmem;	/* without */
+
+void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,
+	      bool sscofpmf, bool smcntrpmf);
+void sim_free(struct sim_hart *s);
+void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n);
+void sim_log_clear(struct sim_hart *s);
+/* Index of the first log entry >= from with this op and idx, or -1. */
+int sim_log_find(const struct sim_hart *s, int from, char op, unsigned int idx);
+int sim_log_count(const struct sim_hart *s, char op);
+/* Lose every CSR, as a non-retentive suspend does. */
+void sim_power_loss(struct sim_hart *s);
+uint64_t sim_mem_get64(const struct sim_hart *s, uint64_t addr);
+uint32_t sim_mem_get32(const struct sim_hart *s, uint64_t addr);
+void sim_mem_put64(struct sim_hart *s, uint64_t addr, uint64_t v);
+void sim_mem_put32(struct sim_hart *s, uint64_t addr, uint32_t v);
+void sim_mem_fill(struct sim_hart *s, uint8_t byte);
+
+#endif

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* FID 3 and 4: flags, error rows, atomicity, OF, the state machine. */
+#include <limits.h>
+#include "fixture.h"
+
+static void test_start_errors(void)
+{
+	struct fx f;
+
+	fx_setup(&f, NULL);
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_cfg(&f, 4, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_cfg(&f, 5, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_cfg(&f, f.fw0, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_FW(6), 0);
+	sim_log_clear(&f.sim);
+	for (unsigned int b = 2; b < 64; b += 15)
+		CHECK_ERR(fx_start(&f, 3, 1, 1UL << b, 0), SBI_ERR_INVALID_PARAM,
+			  "start: reserved flag bit %u: INVALID_PARAM", b);
+	CHECK_ERR(fx_start(&f, 3, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE |
+			   SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0),
+		  SBI_ERR_INVALID_PARAM,
+		  "start: SET_INIT_VALUE and INIT_SNAPSHOT together: INVALID_PARAM");
+	CHECK_ERR(fx_start(&f, 3, 0xF, 0, 0), SBI_ERR_INVALID_PARAM,
+		  "start: set with an unconfigured counter (6): INVALID_PARAM");
+	CHECK_ERR(fx_start(&f, f.fw0, 3, 0, 0), SBI_ERR_INVALID_PARAM,
+		  "start: set with an unconfigured firmware counter: INVALID_PARAM");
+	CHECK_ERR(fx_start(&f, 3, 1, SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0),
+		  SBI_ERR_NO_SHMEM, "start: INIT_SNAPSHOT without shared memory: NO_SHMEM");
+	CHECK_ERR(fx_start(&f, 3, 0xF, SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0),
+		  SBI_ERR_INVALID_PARAM, "start: INVALID_PARAM wins over NO_SHMEM");
+	CHECK(f.h.started == 0 && f.sim.nlog == 0 &&
+	      (f.sim.inhibit & 0x38) == 0x38,
+	      "refused starts changed nothing (no CSR write)");
+	CHECK_ERR(fx_start(&f, 4, 1, 0, 0), SBI_SUCCESS, "start counter 4");
+	sim_log_clear(&f.sim);
+	CHECK_ERR(fx_start(&f, 3, 7, SBI_PMU_START_FLAG_SET_INIT_VALUE, 77),
+		  SBI_ERR_ALREADY_STARTED,
+		  "start {3,4,5} with 4 running: ALREADY_STARTED");
+	CHECK(f.h.started == BIT(4) && inhibited(&f, 3) && inhibited(&f, 5) &&
+	      f.sim.nlog == 0 && f.sim.ctr[3] != 77,
+	      "... atomic: 3 and 5 not started, no value written, no CSR touched");
+	CHECK_ERR(fx_start(&f, 4, 1, SBI_PMU_START_FLAG_INIT_SNAPSHOT, 0),
+		  SBI_ERR_NO_SHMEM,
+		  "start: NO_SHMEM wins over ALREADY_STARTED");
+	CHECK_ERR(fx_start(&f, f.fw0, 1, 0, 0), SBI_SUCCESS, "start a firmware counter");
+	CHECK_ERR(fx_start(&f, f.fw0, 1, 0, 0), SBI_ERR_ALREADY_STARTED,
+		  "start: firmware counter already started: ALREADY_STARTED");
+	fx_teardown(&f, "start errors");
+}
+
+static void test_start_values(void)
+{
+	struct fx f;
+	int e, c, u;
+
+	fx_setup(&f, NULL);
+	for (unsigned int i = 3; i <= 6; i++)
+		fx_cfg(&f, i, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	f.sim.ctr[3] = 500;
+	sim_log_clear(&f.sim);
+	CHECK_ERR(fx_start(&f, 3, 1, 0, 999), SBI_SUCCESS, "start without flags");
+	CHECK(f.sim.ctr[3] == 500 && sim_log_count(&f.sim, 'C') == 0,
+	      "... counting continues from the current value (initial_value ignored)");
+	sim_log_clear(&f.sim);
+	CHECK_ERR(fx_start(&f, 4, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE,
+			   0xFFFFFFFFFFF0ULL), SBI_SUCCESS, "start with SET_INIT_VALUE");
+	CHECK(f.sim.ctr[4] == 0xFFFFFFFFFFF0ULL, "... the counter holds initial_value");
+	e = sim_log_find(&f.sim, 0, 'E', 4);
+	c = sim_log_find(&f.sim, 0, 'C', 4);
+	u = sim_log_find(&f.sim, 0, 'U', 4);
+	CHECK(c >= 0 && u > c && (e < 0 || e < u),
+	      "... value and OF written before the counter is un-inhibited "
+	      "(E %d, C %d, U %d)", e, c, u);
+	CHECK_ERR(fx_start(&f, 5, 3, SBI_PMU_START_FLAG_SET_INIT_VALUE, 42),
+		  SBI_SUCCESS, "start two counters with SET_INIT_VALUE");
+	CHECK(f.sim.ctr[5] == 42 && f.sim.ctr[6] == 42,
+	      "... both get initial_value");
+	sim_tick(&f.sim, SIM_S, 8);
+	CHECK(f.sim.ctr[3] == 508 && f.sim.ctr[4] == 0xFFFFFFFFFFF8ULL &&
+	      f.sim.ctr[5] == 50 && f.sim.ctr[6] == 50,
+	      "started counters count");
+	fx_teardown(&f, "start values");
+}
+
+/* Sscofpmf: OF set at configure, cleared at every start. */
+static void test_overflow(void)
+{
+	struct fx f;
+	struct fx_opts o = fx_default;
+
+	fx_setup(&f, NULL);
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	CHECK(f.sim.evt[3] & MHPMEVENT_OF,
+	      "configure sets OF: no overflow interrupt before the start");
+	fx_start(&f, 3, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, 0xFFFFFFFFFFFEULL);
+	CHECK(!(f.sim.evt[3] & MHPMEVENT_OF), "start clears OF");
+	sim_tick(&f.sim, SIM_S, 3);
+	CHECK(f.sim.lcofi == 1 && (f.sim.evt[3] & MHPMEVENT_OF),
+	      "wrap at 48 bits: OF set, one LCOFI");
+	sim_tick(&f.sim, SIM_S, 0xFFFFFFFFFFFFULL);
+	CHECK(f.sim.lcofi == 1, "while OF is set a second wrap raises no LCOFI");
+	/* Linux's overflow handler: stop all, restart with a new value */
+	CHECK_ERR(fx_stop(&f, 0, f.all & ~BIT(0), 0), SBI_ERR_ALREADY_STOPPED,
+		  "overflow handler: stop all used counters");
+	CHECK(f.sim.evt[3] & MHPMEVENT_OF, "stop leaves OF for S-mode to see");
+	CHECK_ERR(fx_start(&f, 3, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE,
+			   0xFFFFFFFFFFFFULL), SBI_SUCCESS,
+		  "overflow handler: restart with SET_INIT_VALUE");
+	CHECK(!(f.sim.evt[3] & MHPMEVENT_OF), "the restart clears OF again");
+	sim_tick(&f.sim, SIM_S, 1);
+	CHECK(f.sim.lcofi == 2, "so the next overflow interrupts again (every "
+	      "overflow, not just the first)");
+	fx_stop(&f, 3, 1, 0);
+	CHECK_ERR(fx_start(&f, 3, 1, 0, 0), SBI_SUCCESS, "restart without a value");
+	CHECK(!(f.sim.evt[3] & MHPMEVENT_OF) &&
+	      f.h.counter[3].evsel == EV_DTLB_RD_MISS,
+	      "... OF cleared, the event kept");
+	fx_teardown(&f, "overflow");
+
+	o.sscofpmf = false;
+	fx_setup(&f, &o);
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_start(&f, 3, 1, 0, 0);
+	CHECK(f.sim.evt[3] == EV_DTLB_RD_MISS,
+	      "no Sscofpmf: mhpmevent is the bare selector, never OF");
+	fx_teardown(&f, "no overflow");
+}
+
+static void test_stop(void)
+{
+	struct fx f;
+	uint64_t v;
+
+	fx_setup(&f, NULL);
+	for (unsigned int i = 3; i <= 5; i++)
+		fx_cfg(&f, i, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_start(&f, 3, 7, SBI_PMU_START_FLAG_SET_INIT_VALUE, 0);
+	sim_log_clear(&f.sim);
+	for (unsigned int b = 2; b < 64; b += 15)
+		CHECK_ERR(fx_stop(&f, 3, 1, 1UL << b), SBI_ERR_INVALID_PARAM,
+			  "stop: reserved flag bit %u: INVALID_PARAM", b);
+	CHECK_ERR(fx_stop(&f, 3, 7, SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT),
+		  SBI_ERR_NO_SHMEM, "stop: TAKE_SNAPSHOT without shared memory: NO_SHMEM");
+	CHECK_ERR(fx_stop(&f, 3, 7 | 1UL << (f.total - 3), 0), SBI_ERR_INVALID_PARAM,
+		  "stop: set reaching past the last counter: INVALID_PARAM");
+	CHECK_ERR(fx_stop(&f, 0, 0x3A, SBI_PMU_STOP_FLAG_RESET),
+		  SBI_ERR_INVALID_PARAM, "stop: set including counter 1: INVALID_PARAM");
+	CHECK(f.h.started == 0x38 && f.h.configured == 0x38 && f.sim.nlog == 0,
+	      "refused stops changed nothing: atomic");
+	CHECK_ERR(fx_stop(&f, 4, 1, 0), SBI_SUCCESS, "stop a running counter");
+	CHECK(inhibited(&f, 4) && !(f.h.started & BIT(4)) &&
+	      (f.h.configured & BIT(4)), "... inhibited, stopped, still configured");
+	v = f.sim.ctr[4];
+	sim_tick(&f.sim, SIM_S, 10);
+	CHECK(f.sim.ctr[4] == v && f.sim.ctr[3] == 10,
+	      "a stopped counter really stops; a running one counts");
+	CHECK_ERR(fx_stop(&f, 4, 1, 0), SBI_ERR_ALREADY_STOPPED,
+		  "stop again: ALREADY_STOPPED");
+	CHECK_ERR(fx_stop(&f, 3, 7, 0), SBI_ERR_ALREADY_STOPPED,
+		  "stop {3,4,5} with 4 stopped: ALREADY_STOPPED ...");
+	CHECK(f.h.started == 0 && inhibited(&f, 3) && inhibited(&f, 5),
+	      "... but 3 and 5 were stopped (stop is idempotent)");
+	CHECK_ERR(fx_stop(&f, 6, 1, 0), SBI_ERR_ALREADY_STOPPED,
+		  "stop an unconfigured counter: ALREADY_STOPPED");
+	fx_teardown(&f, "stop");
+}
+
+static void test_reset(void)
+{
+	struct fx f;
+	uint64_t v;
+
+	fx_setup(&f, NULL);
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_cfg(&f, 0, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_CYCLES, 0);
+	fx_cfg(&f, f.fw0, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_FW(2), 0);
+	fx_start(&f, 0, BIT(0) | BIT(3), SBI_PMU_START_FLAG_SET_INIT_VALUE, 100);
+	CHECK_ERR(fx_stop(&f, 3, 1, SBI_PMU_STOP_FLAG_RESET), SBI_SUCCESS,
+		  "stop RESET on a running counter");
+	CHECK(!(f.h.configured & BIT(3)) && f.sim.evt[3] == 0 && inhibited(&f, 3),
+	      "... released: mhpmevent 0, inhibited");
+	CHECK(f.sim.ctr[3] == 100, "... value kept");
+	CHECK_ERR(fx_cfg(&f, 0, DEF_PROG, 0, EV_DTLB_WR_MISS, 0), SBI_SUCCESS,
+		  "a released counter can be matched again");
+	CHECK(f.h.counter[3].event_idx == EV_DTLB_WR_MISS, "... it is counter 3");
+	fx_stop(&f, 0, 1, 0);
+	v = f.sim.ctr[0];
+	CHECK_ERR(fx_stop(&f, 0, 1, SBI_PMU_STOP_FLAG_RESET),
+		  SBI_ERR_ALREADY_STOPPED,
+		  "stop RESET on a stopped counter: ALREADY_STOPPED ...");
+	CHECK(!(f.h.configured & BIT(0)),
+	      "... but it is released (Linux: stop, then stop RESET on delete)");
+	CHECK(!inhibited(&f, 0) && f.sim.ctr[0] == v,
+	      "released mcycle runs freely again (rdcycle) with its value kept");
+	sim_log_clear(&f.sim);
+	CHECK_ERR(fx_stop(&f, f.fw0, 1, SBI_PMU_STOP_FLAG_RESET),
+		  SBI_ERR_ALREADY_STOPPED, "stop RESET on a configured firmware counter");
+	CHECK(!(f.h.configured & BIT(f.fw0)) && f.sim.nlog == 0,
+	      "... released without touching any CSR");
+	CHECK_ERR(fx_stop(&f, 9, 1, SBI_PMU_STOP_FLAG_RESET),
+		  SBI_ERR_ALREADY_STOPPED, "stop RESET on an unconfigured counter");
+	CHECK(f.sim.nlog == 0, "... touches no CSR");
+	fx_teardown(&f, "reset");
+}
+
+/* unconfigured -> configured -> started -> stopped -> started -> reset */
+static void state_machine(struct fx *f, unsigned int idx, unsigned long ev,
+			  const char *kind)
+{
+	struct sbiret r;
+
+	CHECK_ERR(fx_start(f, idx, 1, 0, 0), SBI_ERR_INVALID_PARAM,
+		  "%s: unconfigured: start -> INVALID_PARAM", kind);
+	CHECK_ERR(fx_stop(f, idx, 1, 0), SBI_ERR_ALREADY_STOPPED,
+		  "%s: unconfigured: stop -> ALREADY_STOPPED", kind);
+	CHECK_RET(fx_cfg(f, idx, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, ev, 0), 0, idx,
+		  "%s: configure", kind);
+	CHECK_ERR(fx_stop(f, idx, 1, 0), SBI_ERR_ALREADY_STOPPED,
+		  "%s: configured: stop -> ALREADY_STOPPED", kind);
+	CHECK((f->h.configured & BIT(idx)) && !(f->h.started & BIT(idx)),
+	      "%s: ... still configured", kind);
+	r = fx_cfg(f, 0, f->all, 0, ev, 0);
+	CHECK(r.error == 0 && r.value != idx,
+	      "%s: a configured counter is not matched again (got %lu)", kind,
+	      r.value);
+	if (!r.error)
+		fx_stop(f, r.value, 1, SBI_PMU_STOP_FLAG_RESET);
+	CHECK_ERR(fx_start(f, idx, 1, 0, 0), SBI_SUCCESS,
+		  "%s: configured: start -> SUCCESS", kind);
+	CHECK_ERR(fx_start(f, idx, 1, 0, 0), SBI_ERR_ALREADY_STARTED,
+		  "%s: started: start -> ALREADY_STARTED", kind);
+	CHECK_ERR(fx_cfg(f, idx, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, ev, 0),
+		  SBI_ERR_NOT_SUPPORTED,
+		  "%s: started: config_matching SKIP_MATCH -> NOT_SUPPORTED", kind);
+	CHECK_ERR(fx_stop(f, idx, 1, 0), SBI_SUCCESS,
+		  "%s: started: stop -> SUCCESS", kind);
+	CHECK_ERR(fx_start(f, idx, 1, 0, 0), SBI_SUCCESS,
+		  "%s: stopped: start -> SUCCESS", kind);
+	CHECK_ERR(fx_stop(f, idx, 1, SBI_PMU_STOP_FLAG_RESET), SBI_SUCCESS,
+		  "%s: started: stop RESET -> SUCCESS", kind);
+	CHECK(!(f->h.configured & BIT(idx)) && !(f->h.started & BIT(idx)),
+	      "%s: reset: unconfigured", kind);
+	CHECK_ERR(fx_start(f, idx, 1, 0, 0), SBI_ERR_INVALID_PARAM,
+		  "%s: reset: start -> INVALID_PARAM", kind);
+}
+
+static void test_state_machine(void)
+{
+	struct fx f;
+
+	fx_setup(&f, NULL);
+	state_machine(&f, 5, EV_DTLB_RD_MISS, "programmable counter");
+	state_machine(&f, 2, EV_INSTR, "fixed counter 2");
+	state_machine(&f, f.fw0 + 3, EV_FW(SBI_PMU_FW_TALLY_ECALL),
+		      "firmware counter");
+	fx_teardown(&f, "state machine");
+}
+
+void test_startstop(void)
+{
+	test_start_errors();
+	test_start_values();
+	test_overflow();
+	test_stop();
+	test_reset();
+	test_state_machine();
+}
