@@ -47,13 +47,24 @@ static void csr_counter_write(void *ctx, unsigned int idx, uint64_t value)
 	}
 }
 
-/* idx 0 and 2 are mcyclecfg / minstretcfg (Smcntrpmf); 1 is never asked. */
+/*
+ * The event selector of counter idx: mhpmevent3..31 are 0x323..0x33F; for
+ * the fixed counters (Smcntrpmf only) mcyclecfg is 0x321 and minstretcfg
+ * 0x322.  0x320 is mcountinhibit, so idx 0 must not follow the pattern,
+ * and idx 1 (time) has no selector.
+ */
+#define EVENT_CASES(X) \
+	X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)        \
+	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)      \
+	X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+
 static uint64_t csr_event_read(void *ctx, unsigned int idx)
 {
 	(void)ctx;
 	switch (idx) {
-#define READ(n) case n: return n == 1 ? 0 : csr_read(CSR_MHPMEVENT_BASE + n);
-	CASES(READ)
+	case 0: return csr_read(CSR_MCYCLECFG);
+#define READ(n) case n: return csr_read(CSR_MHPMEVENT_BASE + n);
+	EVENT_CASES(READ)
 #undef READ
 	}
 	return 0;
@@ -63,8 +74,9 @@ static void csr_event_write(void *ctx, unsigned int idx, uint64_t value)
 {
 	(void)ctx;
 	switch (idx) {
-#define WRITE(n) case n: if (n != 1) csr_write(CSR_MHPMEVENT_BASE + n, value); break;
-	CASES(WRITE)
+	case 0: csr_write(CSR_MCYCLECFG, value); break;
+#define WRITE(n) case n: csr_write(CSR_MHPMEVENT_BASE + n, value); break;
+	EVENT_CASES(WRITE)
 #undef WRITE
 	}
 }
