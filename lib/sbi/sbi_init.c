@@ -144,7 +144,8 @@ void hart_init_local(void)
 	csr_write(mie, MIP_MSIP);
 	csr_clear(mip, MIP_SSIP | MIP_STIP);
 	/* S-mode handles its own timer, software, external and counter-overflow irqs */
-	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP | MIP_LCOFIP);
+	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP |
+			   (hart_features.has_sscofpmf ? MIP_LCOFIP : 0));
 	/* misaligned, access and illegal-instruction traps stay here: they are
 	 * firmware events of the PMU, and are forwarded after counting */
 	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |

@@ -11,6 +11,7 @@
 #define CSR_STVAL	0x143
 #define CSR_SIP		0x144
 #define CSR_SATP	0x180
+#define CSR_SCOUNTOVF	0xda0
 #define CSR_TIME	0xc01
 #define CSR_MHARTID	0xf14
 
@@ -21,10 +22,13 @@
 #define IRQ_S_SOFT	1
 #define IRQ_S_TIMER	5
 #define IRQ_S_EXT	9
+#define IRQ_LCOF	13	/* Sscofpmf local counter overflow */
 #define SIP_SSIP	(1UL << IRQ_S_SOFT)
 #define SIP_STIP	(1UL << IRQ_S_TIMER)
 #define SIE_SSIE	SIP_SSIP
 #define SIE_STIE	SIP_STIP
+#define SIP_LCOFIP	(1UL << IRQ_LCOF)
+#define SIE_LCOFIE	SIP_LCOFIP
 
 #define SCAUSE_INTERRUPT	(1UL << 63)
 #define EXC_INSN_ACCESS		1

@@ -66,6 +66,19 @@ static bool isa_has_ext(const char *isa, char ext)
 	return false;
 }
 
+/* A multi-letter extension: "_name" followed by '_' or the end. */
+static bool isa_has_multi(const char *isa, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = isa; *p; p++)
+		if (*p == '_' && !strncmp(p + 1, name, n) &&
+		    (p[1 + n] == '\0' || p[1 + n] == '_'))
+			return true;
+	return false;
+}
+
 static void add_range(struct fdt_info *info, uint64_t base, uint64_t size)
 {
 	if (info->nresv < FDT_MAX_RESV) {
@@ -92,6 +105,10 @@ static void close_cpu(struct walker *w, const struct node *n,
 	if (!n->reg || n->reg_len < parent->addr_cells * 4)
 		return;
 	id = read_cells(n->reg, parent->addr_cells);
+	if (!info->ncpus)
+		info->cpu_has_sscofpmf = true;
+	if (!n->isa || !isa_has_multi(n->isa, "sscofpmf"))
+		info->cpu_has_sscofpmf = false;
 	if (info->ncpus < FDT_MAX_CPUS)
 		info->hartids[info->ncpus] = id;
 	info->ncpus++;
@@ -137,6 +154,23 @@ static void close_node(struct walker *w)
 		close_regs(w, n, parent, false);
 }
 
+/* QEMU 7.2 pads the property with a zero triple and two stray cells:
+ * keep whole, non-zero triples only. */
+static void take_pmu_rows(struct fdt_info *info, const uint8_t *val,
+			  uint32_t len)
+{
+	uint32_t at;
+
+	for (at = 0; at + 12 <= len; at += 12) {
+		struct pmu_row row = { be32(val + at), be32(val + at + 4),
+				       be32(val + at + 8) };
+
+		if ((row.first || row.last || row.counters) &&
+		    info->npmu_rows < FDT_MAX_PMU_ROWS)
+			info->pmu_rows[info->npmu_rows++] = row;
+	}
+}
+
 static void take_prop(struct walker *w, const char *name,
 		      const uint8_t *val, uint32_t len)
 {
@@ -157,6 +191,8 @@ static void take_prop(struct walker *w, const char *name,
 		n->status = str;
 	else if (!strcmp(name, "riscv,isa"))
 		n->isa = str;
+	else if (!strcmp(name, "riscv,event-to-mhpmcounters"))
+		take_pmu_rows(w->info, val, len);
 	else if (w->depth == 1 && !strcmp(n->name, "cpus") &&
 		 !strcmp(name, "timebase-frequency") && (len == 4 || len == 8))
 		w->info->timebase = read_cells(val, len / 4);

@@ -8,6 +8,13 @@
 
 #define FDT_MAX_CPUS	32
 #define FDT_MAX_RESV	8
+#define FDT_MAX_PMU_ROWS	16
+
+/* One row of /pmu riscv,event-to-mhpmcounters. */
+struct pmu_row {
+	uint32_t first, last;		/* event_idx range */
+	uint32_t counters;		/* bit i: mhpmcounter i */
+};
 
 struct mem_range {
 	uint64_t base, size;
@@ -19,6 +26,12 @@ struct fdt_info {
 	unsigned long max_hartid;
 	uint64_t timebase;			/* /cpus timebase-frequency */
 	bool cpu_has_h;				/* riscv,isa names the H ext */
+	bool cpu_has_sscofpmf;			/* every cpu's riscv,isa has
+						 * _sscofpmf */
+	unsigned int npmu_rows;			/* rows of the riscv,pmu node's
+						 * event-to-mhpmcounters (all-zero
+						 * and partial rows dropped) */
+	struct pmu_row pmu_rows[FDT_MAX_PMU_ROWS];
 	struct mem_range mem;			/* first /memory reg entry */
 	unsigned int nresv;			/* /reserved-memory children and
 						 * the header's reserve map */

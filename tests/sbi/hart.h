@@ -24,12 +24,21 @@ enum hart_cmd {
 	CMD_SEND_IPI,		/* arg0 = target hart */
 	CMD_SUSPEND,		/* arg0 type, arg1 resume addr, arg2 opaque,
 				 * arg3 timer ticks to wake it */
+	CMD_ECALL,		/* arg0 = struct hart_ecall *: any SBI call */
+};
+
+/* CMD_ECALL: the call a secondary makes for the boot hart. */
+struct hart_ecall {
+	unsigned long eid, fid, a[6];
 };
 
 struct hart {
 	/* Written by this hart's trap handler. */
 	volatile unsigned long timer_irqs, soft_irqs;
 	volatile unsigned long irq_cause, irq_time;
+	/* Local counter-overflow interrupts (Sscofpmf, irq 13) taken, and
+	 * scountovf as the handler found it (it clears sip.LCOFIP only). */
+	volatile unsigned long lcofi_irqs, lcofi_scountovf;
 	/* A fault a test provokes on purpose: see try_load(). */
 	volatile bool trap_armed;
 	volatile unsigned long trap_cause, trap_tval;

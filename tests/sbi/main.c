@@ -57,14 +57,15 @@ void test_boot(unsigned long hartid, int fdt_err)
 	     machine.cpu_has_h ? "yes" : "no");
 }
 
-/* "srst=<what>" in the bootargs selects a run that ends in a reset. */
-static const char *srst_arg(const char *args)
+const char *boot_arg(const char *args, const char *word)
 {
+	size_t n = strlen(word);
 	const char *p;
 
 	for (p = args; *p; p++)
-		if ((p == args || p[-1] == ' ') && !strncmp(p, "srst=", 5))
-			return p + 5;
+		if ((p == args || p[-1] == ' ') && !strncmp(p, word, n) &&
+		    (word[n - 1] == '=' || p[n] == ' ' || p[n] == '\0'))
+			return p + n;
 	return NULL;
 }
 
@@ -97,9 +98,16 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 	       hartid, fdt, console_backend());
 	fdt_err = fdt_parse(fdt, &machine);
 	smp_init();
-	mode = srst_arg(machine.bootargs);
+	mode = boot_arg(machine.bootargs, "srst=");
 	if (mode)
 		srst_mode(mode);
+	/* "pmu" selects the PMU run, on a CPU model of run.sh's choice. */
+	if (boot_arg(machine.bootargs, "pmu")) {
+		check(!fdt_err, "boot", "a1 points at a readable FDT",
+		      sfmt("fdt_parse returned %d", fdt_err));
+		test_pmu();
+		finish();
+	}
 	test_boot(hartid, fdt_err);
 	run_all();
 	finish();

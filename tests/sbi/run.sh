@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
-# image given, then the reset runs that end QEMU through SRST.
+# image given, then the reset runs that end QEMU through SRST, then the PMU
+# runs (bootargs "pmu": the PMU checks only) on the first image, with and
+# without Sscofpmf.
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -12,7 +14,7 @@ set -uo pipefail
 elf=$1
 shift
 images=("$@")
-qemu=(qemu-system-riscv64 -M virt -cpu rv64 -smp 4 -m 256M -nographic
+qemu=(qemu-system-riscv64 -M virt -smp 4 -m 256M -nographic
       -no-reboot -monitor none -serial stdio)
 limit=120          # seconds; a hang is a failure, never a wait forever
 logdir=$(dirname "$elf")/runs
@@ -22,20 +24,18 @@ failures=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# run <log> <firmware> [bootargs]: boots the payload, output to <log>; sets $rc.
+# run <log> <firmware> [bootargs] [cpu]: boots the payload, output to <log>;
+# sets $rc.
 run() {
-	local log=$1 fw=$2 args=${3:-}
-	timeout "$limit" "${qemu[@]}" -bios "$fw" -kernel "$elf" \
+	local log=$1 fw=$2 args=${3:-} cpu=${4:-rv64}
+	timeout "$limit" "${qemu[@]}" -cpu "$cpu" -bios "$fw" -kernel "$elf" \
 		${args:+-append "$args"} </dev/null >"$log" 2>&1
 	rc=$?
 }
 
-# The full run: every check of the payload, which ends with SRST shutdown.
-for fw in "${images[@]}"; do
-	name=$(basename "$fw" .bin)
-	log="$logdir/$name.log"
-	run "$log" "$fw"
-	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+# ends <name> <log>: the checks on how a run that ends in finish() ended.
+ends() {
+	local name=$1 log=$2 summary
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	if [[ -n $summary ]]; then
 		pass "$name: payload ran to its end ($summary)"
@@ -48,6 +48,15 @@ for fw in "${images[@]}"; do
 	else
 		fail "$name: QEMU exit code $rc after the run (expected 0 from SRST shutdown)"
 	fi
+}
+
+# The full run: every check of the payload, which ends with SRST shutdown.
+for fw in "${images[@]}"; do
+	name=$(basename "$fw" .bin)
+	log="$logdir/$name.log"
+	run "$log" "$fw"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
 done
 
 # Reset runs: bootargs "srst=<mode>" make the payload call it first thing.
@@ -68,6 +77,18 @@ fail 1 shutdown (system failure)
 cold 0 cold reboot
 warm 0 warm reboot
 legacy 0 shutdown
+EOF
+
+# PMU runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
+# event map when the firmware strips it from the DT.
+while read -r name cpu args; do
+	log="$logdir/$name.log"
+	run "$log" "$fw" "$args" "$cpu"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
+done <<'EOF'
+pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
+pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 EOF
 
 [[ $failures -eq 0 ]]

@@ -47,6 +47,10 @@ const char *ret_str(struct sbiret r);
  * one check call only: keep anything longer in a local buffer. */
 const char *sfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Where the text after a bootargs word starts, or NULL: "srst=" finds
+ * "srst=cold" and returns "cold"; "pmu" matches the word "pmu" only. */
+const char *boot_arg(const char *args, const char *word);
+
 /* Prints the summary and shuts the machine down; never returns. */
 void __attribute__((noreturn)) finish(void);
 
@@ -85,6 +89,8 @@ void test_rfence(void);
 void test_hsm_suspend(void);
 void test_hsm_stop_start(void);
 void test_srst_invalid(void);
+/* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
+void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);
 
 /* Shared by the TIME and legacy tests. */

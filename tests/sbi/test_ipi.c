@@ -64,7 +64,7 @@ static bool ipi_pair(unsigned long from, unsigned long to, long *error)
 	else
 		r = hart_do(from, CMD_SEND_IPI, to, 0, 0, 0, 100);
 	*error = r.error;
-	return !r.error && WAIT_UNTIL(harts[to].ipi_mail[from] == IPI_SEEN, 100);
+	return !r.error && WAIT_UNTIL(harts[to].ipi_mail[from] == IPI_SEEN, 2000);
 }
 
 /* Every running hart sends one IPI to every other one, one at a time

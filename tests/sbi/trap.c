@@ -39,6 +39,15 @@ static void handle_irq(struct hart *h, unsigned long cause)
 		ipi_collect(h);
 		h->soft_irqs++;
 		break;
+	case IRQ_LCOF:
+		/* What an OS does first: note which counters overflowed, then
+		 * clear the pending bit. The OF bits stay set, so no second
+		 * interrupt comes until the firmware restarts the counter. */
+		h->lcofi_scountovf = machine.cpu_has_sscofpmf ?
+				     csr_read(CSR_SCOUNTOVF) : 0;
+		csr_clear(CSR_SIP, SIP_LCOFIP);
+		h->lcofi_irqs++;
+		break;
 	default:
 		csr_clear(CSR_SIE, 1UL << code);
 		failf("trap", "unexpected interrupt on hart %lu (scause=%lx, "
