@@ -31,10 +31,15 @@ void sbi_timer_process(void)
 void sbi_timer_hart_init(void)
 {
 	csr_clear(mie, MIP_MTIP);
+	/*
+	 * Disarm the machine timer even with Sstc: mtimecmp resets to 0, and
+	 * a machine timer interrupt left pending forever makes wfi return at
+	 * once (QEMU hung some 4-hart Linux boots that way).
+	 */
+	if (platform.ops.timer_set)
+		platform.ops.timer_set(this_hartid(), ~0UL);
 	if (platform.has_sstc)
 		csr_write(CSR_STIMECMP, ~0UL);
-	else if (platform.ops.timer_set)
-		platform.ops.timer_set(this_hartid(), ~0UL);
 }
 
 static struct sbiret time_handle(unsigned long fid, const unsigned long *args,
