@@ -90,9 +90,25 @@ boot_lottery:
 
 /*
  * Trap entry.  mscratch always holds this hart's scratch pointer while the
- * hart runs M-mode code, so nested traps (CSR probes) work.  Traps from
- * S/U-mode get a fresh frame at the top of the hart's stack; traps from
- * M-mode push a frame on the current stack and also save s0-s11.
+ * hart runs M-mode code, so nested traps (CSR probes) work.
+ *
+ * An ecall from S-mode (mcause 9, which no trap from M-mode can have) takes
+ * the short path: a frame at the top of the hart's stack with only what
+ * the C code may clobber (ra, t0-t6, a0-a7) plus sp and tp, mepc stepped
+ * past the ecall in place, and sbi_ecall_handle() called directly; its
+ * struct sbiret comes back in a0/a1, which is what S-mode gets.  s0-s11 and
+ * gp are preserved by the C code (nothing in the firmware writes gp).
+ * mstatus is neither saved nor restored: nothing the firmware does while
+ * serving an ecall changes it (smode_load_ulong, the one M-mode trap that
+ * can happen meanwhile, puts back the mstatus and mepc it overwrites), so
+ * mret finds MPP = S and MPIE as the ecall left them.
+ *
+ * Every other trap saves the full frame (mepc, mstatus and gp too) and goes
+ * to trap_handler().  Traps from S/U-mode get a fresh frame at the top of
+ * the hart's stack; traps from M-mode push a frame on the current stack and
+ * also save s0-s11, for the register dump.  mepc comes back from the frame
+ * (trap_handler may move it); mstatus does not (trap_redirect_to_smode
+ * writes the CSR itself).
  */
 	.section .text
 	.align	4
@@ -100,13 +116,65 @@ boot_lottery:
 _trap_entry:
 	csrrw	tp, mscratch, tp
 	REG_S	t0, SCRATCH_TMP0(tp)
+	csrr	t0, mcause
+	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
+	bnez	t0, .Lnot_ecall
+
+	/* an ecall from S-mode */
+	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
+	REG_S	sp, TF_REG(2)(t0)
+	mv	sp, t0
+	REG_S	ra, TF_REG(1)(sp)
+	REG_S	t1, TF_REG(6)(sp)
+	REG_S	t2, TF_REG(7)(sp)
+	REG_S	a0, TF_REG(10)(sp)
+	REG_S	a1, TF_REG(11)(sp)
+	REG_S	a2, TF_REG(12)(sp)
+	REG_S	a3, TF_REG(13)(sp)
+	REG_S	a4, TF_REG(14)(sp)
+	REG_S	a5, TF_REG(15)(sp)
+	REG_S	a6, TF_REG(16)(sp)
+	REG_S	a7, TF_REG(17)(sp)
+	REG_S	t3, TF_REG(28)(sp)
+	REG_S	t4, TF_REG(29)(sp)
+	REG_S	t5, TF_REG(30)(sp)
+	REG_S	t6, TF_REG(31)(sp)
+	REG_L	t0, SCRATCH_TMP0(tp)
+	REG_S	t0, TF_REG(5)(sp)
+	csrrw	t0, mscratch, tp	/* mscratch = scratch again; t0 = old tp */
+	REG_S	t0, TF_REG(4)(sp)
+	csrr	t0, mepc
+	addi	t0, t0, 4		/* return past the ecall (4 bytes: no compressed ecall) */
+	csrw	mepc, t0
+
+	mv	a0, sp
+	call	sbi_ecall_handle	/* a0 = error, a1 = value */
+
+	REG_L	ra, TF_REG(1)(sp)
+	REG_L	tp, TF_REG(4)(sp)
+	REG_L	t0, TF_REG(5)(sp)
+	REG_L	t1, TF_REG(6)(sp)
+	REG_L	t2, TF_REG(7)(sp)
+	REG_L	a2, TF_REG(12)(sp)
+	REG_L	a3, TF_REG(13)(sp)
+	REG_L	a4, TF_REG(14)(sp)
+	REG_L	a5, TF_REG(15)(sp)
+	REG_L	a6, TF_REG(16)(sp)
+	REG_L	a7, TF_REG(17)(sp)
+	REG_L	t3, TF_REG(28)(sp)
+	REG_L	t4, TF_REG(29)(sp)
+	REG_L	t5, TF_REG(30)(sp)
+	REG_L	t6, TF_REG(31)(sp)
+	REG_L	sp, TF_REG(2)(sp)
+	mret
+
+.Lnot_ecall:
 	csrr	t0, mstatus
 	srli	t0, t0, MSTATUS_MPP_SHIFT
 	andi	t0, t0, 3
 	addi	t0, t0, -3
 	beqz	t0, .Lfrom_m
-	REG_L	t0, SCRATCH_STACK_TOP(tp)
-	addi	t0, t0, -TF_SIZE
+	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
 	j	.Lsave
 .Lfrom_m:
 	addi	t0, sp, -TF_SIZE
@@ -155,8 +223,6 @@ _trap_entry:
 
 	REG_L	t0, TF_MEPC(sp)
 	csrw	mepc, t0
-	REG_L	t0, TF_MSTATUS(sp)
-	csrw	mstatus, t0
 	REG_L	ra, TF_REG(1)(sp)
 	REG_L	gp, TF_REG(3)(sp)
 	REG_L	tp, TF_REG(4)(sp)
@@ -198,15 +264,21 @@ hart_enter_smode:
 
 /*
  * unsigned long smode_load_ulong(unsigned long vaddr): a load through
- * S-mode translation (mstatus.MPRV with MPP = S), called with the scratch
- * guard set so that a fault comes back as guard_trapped.  4-byte encoding.
+ * S-mode translation (mstatus.MPRV with MPP = S, as the S-mode ecall being
+ * served left it), called with the scratch guard set so that a fault comes
+ * back as guard_trapped.  4-byte encoding.  A fault is a trap from M-mode:
+ * the hardware overwrites mepc and mstatus.MPP/MPIE, which the ecall's own
+ * return needs (the ecall path keeps neither), so both are put back here.
  */
 	.globl	smode_load_ulong
 smode_load_ulong:
+	csrr	a1, mepc
+	csrr	a2, mstatus
 	li	t1, MSTATUS_MPRV
 	csrs	mstatus, t1
 	li	t0, 0
 	REG_L	t0, 0(a0)
-	csrc	mstatus, t1
+	csrw	mstatus, a2		/* MPRV off again; MPP, MPIE as before */
+	csrw	mepc, a1
 	mv	a0, t0
 	ret

@@ -10,7 +10,7 @@
 #include <tally/riscv.h>
 
 #define SCRATCH_TMP0		(0 * REGBYTES)
-#define SCRATCH_STACK_TOP	(1 * REGBYTES)
+#define SCRATCH_SMODE_FRAME	(1 * REGBYTES)
 #define SCRATCH_GUARD		(2 * REGBYTES)
 #define SCRATCH_GUARD_TRAPPED	(3 * REGBYTES)
 #define SCRATCH_GUARD_CAUSE	(4 * REGBYTES)
@@ -37,7 +37,7 @@ struct rfence_request {
 struct hart_scratch {
 	/* used by assembly: keep in step with the SCRATCH_* offsets */
 	unsigned long tmp0;
-	unsigned long stack_top;
+	unsigned long smode_frame;		/* trap frame of traps from S/U: stack top - TF_SIZE */
 	volatile unsigned long guard;		/* an M-mode trap is expected */
 	volatile unsigned long guard_trapped;	/* ... and it happened */
 	volatile unsigned long guard_cause;

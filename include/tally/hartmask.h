@@ -37,8 +37,20 @@ static inline bool hartmask_test(const struct hartmask *m, unsigned long hart)
 	return (m->bits[hart / BITS_PER_LONG] >> (hart % BITS_PER_LONG)) & 1;
 }
 
-#define for_each_hart_in(h, m) \
-	for ((h) = 0; (h) < TALLY_MAX_HARTS; (h)++) if (hartmask_test((m), (h)))
+/*
+ * Every hart in m, lowest first.  Only the set bits are visited: each word
+ * is copied, and its lowest set bit found (ctz) and cleared (w &= w - 1),
+ * so the cost grows with the number of harts named, not with
+ * TALLY_MAX_HARTS.  'continue' works in the body; 'break' would only leave
+ * the current word (no caller uses it).  Without Zbb GCC calls __ctzdi2
+ * for __builtin_ctzl (lib/utils/bitops.c: about a dozen instructions).
+ */
+#define for_each_hart_in(h, m)							\
+	for (unsigned long __hm_i = 0; __hm_i < HARTMASK_WORDS; __hm_i++)	\
+		for (unsigned long __hm_w = (m)->bits[__hm_i];			\
+		     __hm_w && ((h) = __hm_i * BITS_PER_LONG +			\
+				      (unsigned long)__builtin_ctzl(__hm_w), 1);	\
+		     __hm_w &= __hm_w - 1)
 
 /*
  * Decode an SBI hart set.  base == -1 selects every hart in 'valid'; otherwise

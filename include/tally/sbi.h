@@ -29,7 +29,8 @@ struct trap_frame;
 
 /*
  * An SBI extension: the EID range it answers, its short name for the boot
- * banner, an optional probe (absent = always available) and the handler.
+ * banner, an optional probe (absent = always available; asked once, at
+ * boot, by sbi_ecall_init()) and the handler.
  * The handler gets the function ID and a0..a5; it may look at (or, for the
  * few calls that never return normally, ignore) the trap frame.
  */
@@ -46,9 +47,17 @@ struct sbi_extension {
 extern const struct sbi_extension *const sbi_extensions[];
 extern const unsigned long sbi_extension_count;
 
+/* The extension answering eid (available or not), or NULL. */
 const struct sbi_extension *sbi_ext_find(unsigned long eid);
+/* Asks each extension's available() once; cold boot, before S-mode runs. */
+void sbi_ecall_init(void);
+/* Whether probe_extension reports eid: the answer of sbi_ecall_init(). */
 bool sbi_ext_available(unsigned long eid);
-void sbi_ecall_handle(struct trap_frame *tf);
+/*
+ * An ecall from S-mode, called by the trap entry with mepc already past
+ * the ecall; the result goes back in a0/a1 (legacy calls: a1 unchanged).
+ */
+struct sbiret sbi_ecall_handle(struct trap_frame *tf);
 
 extern const struct sbi_extension sbi_ext_legacy;
 extern const struct sbi_extension sbi_ext_base;

@@ -5,7 +5,8 @@
  * fields directly.  On a trap from S/U-mode only the registers the C code may
  * clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are preserved by
  * the C calling convention.  A trap from M-mode saves all of them, for the
- * register dump.
+ * register dump.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
+ * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
  */
 #ifndef TALLY_TRAP_H
 #define TALLY_TRAP_H
@@ -33,8 +34,8 @@
 #ifndef __ASSEMBLER__
 struct trap_frame {
 	unsigned long regs[32];
-	unsigned long mepc;
-	unsigned long mstatus;
+	unsigned long mepc;	/* restored on return (not on the ecall path) */
+	unsigned long mstatus;	/* as at the trap; not restored on return */
 };
 
 _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "trap frame layout");

@@ -42,7 +42,15 @@ struct parser {
 	fdt_pmu_warn_fn warn;
 	void *ctx;
 	struct fdt_pmu_stats *st;
+	unsigned int row_msgs[FDT_PMU_NR_PROPS];	/* row messages per property */
 };
+
+/*
+ * Row messages per property before the rest are only counted: a map of
+ * thousands of bad rows must not print thousands of lines at boot.  One
+ * summary line (say_rows_not_listed) follows the property's rows.
+ */
+#define ROW_MSGS_MAX	8
 
 /* The rows of one property, trailing padding and partial row cut off. */
 struct matrix {
@@ -107,6 +115,8 @@ static void say_row(struct parser *p, const struct matrix *m, unsigned int row,
 	unsigned int len = 0;
 	va_list ap;
 
+	if (++p->row_msgs[m->prop] > ROW_MSGS_MAX)
+		return;		/* counted; say_rows_not_listed sums them up */
 	append(buf, &len, "pmu: %s row %u: ", prop_names[m->prop], row + 1);
 	va_start(ap, fmt);
 	vappend(buf, &len, fmt, ap);
@@ -116,6 +126,18 @@ static void say_row(struct parser *p, const struct matrix *m, unsigned int row,
 }
 
 #define SKIPPED		", row skipped"
+
+/* After a property's rows: how many row messages the cap held back. */
+static void say_rows_not_listed(struct parser *p, const struct matrix *m)
+{
+	unsigned int more = p->row_msgs[m->prop];
+
+	if (more <= ROW_MSGS_MAX)
+		return;
+	more -= ROW_MSGS_MAX;
+	say(p, "%s: ... and %u more row%s with problems, not listed",
+	    prop_names[m->prop], more, more == 1 ? "" : "s");
+}
 
 static const char *plural(unsigned int n)
 {
@@ -579,8 +601,10 @@ static void parse_node(struct parser *p, int node)
 
 	/* Ranges first: a selector needs a range giving its event counters. */
 	has_counters = read_matrix(p, node, FDT_PMU_PROP_COUNTERS, &counters);
-	if (has_counters)
+	if (has_counters) {
 		load_counters(p, &counters);
+		say_rows_not_listed(p, &counters);
+	}
 
 	has_events = read_matrix(p, node, FDT_PMU_PROP_EVENTS, &events);
 	if (has_events && !p->st->present[FDT_PMU_PROP_COUNTERS]) {
@@ -588,12 +612,15 @@ static void parse_node(struct parser *p, int node)
 		    events.nr_rows, plural(events.nr_rows));
 	} else if (has_events) {
 		load_events(p, &events);
+		say_rows_not_listed(p, &events);
 	}
 	p->st->default_selectors = p->st->present[FDT_PMU_PROP_COUNTERS] &&
 				   !p->st->present[FDT_PMU_PROP_EVENTS];
 
-	if (read_matrix(p, node, FDT_PMU_PROP_RAW, &raw))
+	if (read_matrix(p, node, FDT_PMU_PROP_RAW, &raw)) {
 		load_raw(p, &raw);
+		say_rows_not_listed(p, &raw);
+	}
 }
 
 int fdt_pmu_parse_stats(const void *fdt, struct pmu_map *map,

@@ -6,6 +6,16 @@
  */
 #include "pmu_internal.h"
 
+#if (defined(__riscv) && !defined(__riscv_zbb)) || defined(PMU_PORTABLE_BITOPS)
+/* pmu_ctz64: bit k of x set alone -> index (2^k * PMU_DEBRUIJN64) >> 58 */
+const uint8_t pmu_debruijn_ctz[64] = {
+	 0,  1, 48,  2, 57, 49, 28,  3, 61, 58, 50, 42, 38, 29, 17,  4,
+	62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12,  5,
+	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
+};
+#endif
+
 static bool is_hw(const struct pmu_hart *h, unsigned int idx)
 {
 	return idx < h->nr_hw;
@@ -26,45 +36,52 @@ void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value)
 		h->counter[idx].value = value;
 }
 
-/* Start configured, stopped counters: one CSR write for all hardware ones. */
+/*
+ * Start configured, stopped counters: one CSR write for all hardware ones.
+ * The hardware comes last so that the call to it is a tail call (no stack
+ * frame on the path of every counter_start).
+ */
 void pmu_counters_start(struct pmu_hart *h, uint64_t set)
 {
 	uint64_t fw = set & pmu_fw_mask(h);
 	unsigned int idx;
 
-	pmu_hw_start(h, set & pmu_hw_mask(h));
 	for_each_bit(idx, fw)
 		h->fw_slot_ctrs[h->counter[idx].fw_slot] |=
 			1U << (idx - h->nr_hw);
 	h->started |= set;
+	pmu_hw_start(h, set & pmu_hw_mask(h));
 }
 
-/* Stop started counters. */
+/* Stop started counters (the hardware last, as above). */
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set)
 {
 	uint64_t fw = set & pmu_fw_mask(h);
 	unsigned int idx;
 
-	pmu_hw_stop(h, set & pmu_hw_mask(h));
 	for_each_bit(idx, fw)
 		h->fw_slot_ctrs[h->counter[idx].fw_slot] &=
 			~(1U << (idx - h->nr_hw));
 	h->started &= ~set;
+	pmu_hw_stop(h, set & pmu_hw_mask(h));
 }
 
-/* SBI_PMU_STOP_FLAG_RESET: forget the event (the counter is stopped). */
+/*
+ * SBI_PMU_STOP_FLAG_RESET: forget the event of a configured, stopped
+ * counter (a firmware counter keeps its count).
+ */
 void pmu_counter_release(struct pmu_hart *h, unsigned int idx)
 {
 	struct pmu_counter *c = &h->counter[idx];
 
-	if (is_hw(h, idx))
-		pmu_hw_release(h, idx);
 	c->event_idx = 0;
 	c->event_data = 0;
 	c->selector = 0;
 	c->evsel = 0;
 	c->fw_slot = PMU_FW_SLOT_NONE;
 	h->configured &= ~BIT64(idx);
+	if (is_hw(h, idx))
+		pmu_hw_release(h, idx);
 }
 
 /* Nothing configured, nothing started, no shared memory. */

@@ -94,19 +94,30 @@ void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
 	event_write(h, idx, evsel | (h->caps.sscofpmf ? MHPMEVENT_OF : 0));
 }
 
-/* Back to the unconfigured state. */
+/*
+ * cycle/instret: lose the mode filter and run freely again.  Not inlined:
+ * the common, programmable case then needs no stack frame.
+ */
+static __attribute__((noinline)) void release_fixed(struct pmu_hart *h,
+						    unsigned int idx)
+{
+	if (h->caps.smcntrpmf)
+		event_write(h, idx, 0);
+	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
+}
+
+/*
+ * Back to the unconfigured state.  The counter is stopped (the only
+ * caller, counter_stop with RESET, stops it first), so it is inhibited
+ * already: a programmable counter only loses its event.
+ */
 void pmu_hw_release(struct pmu_hart *h, unsigned int idx)
 {
 	h->of_armed &= ~(uint32_t)BIT64(idx);
-	if (pmu_is_fixed(idx)) {
-		h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
-		if (h->caps.smcntrpmf)
-			event_write(h, idx, 0);
-		h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
-		return;
-	}
-	h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
-	event_write(h, idx, 0);
+	if (pmu_is_fixed(idx))
+		release_fixed(h, idx);
+	else
+		event_write(h, idx, 0);
 }
 
 /*

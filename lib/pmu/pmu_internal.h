@@ -23,22 +23,20 @@ _Static_assert(PMU_FW_SLOT_COUNT < PMU_FW_SLOT_NONE, "slot numbering");
 /*
  * Bit scans.  On a RISC-V without Zbb GCC turns __builtin_ctzll/clzll into
  * calls to libgcc's __ctzdi2/__clzdi2, which the firmware does not link:
- * lib/pmu brings its own (a short binary search), so it needs nothing but
- * memmove from its environment.  PMU_PORTABLE_BITOPS selects them on the
- * host too (the tests do).
+ * lib/pmu brings its own, so it needs nothing but memmove from its
+ * environment.  PMU_PORTABLE_BITOPS selects them on the host too (the
+ * tests do).  pmu_ctz64 is a de Bruijn multiply (x & -x is a power of two;
+ * times the de Bruijn constant, its top 6 bits are unique for each
+ * power): about 10 instructions, against 20 for a binary search, and it
+ * runs in every loop over a set of counters.
  */
 #if (defined(__riscv) && !defined(__riscv_zbb)) || defined(PMU_PORTABLE_BITOPS)
+#define PMU_DEBRUIJN64		0x03F79D71B4CB0A89ULL
+extern const uint8_t pmu_debruijn_ctz[64];	/* pmu_counter.c */
+
 static inline unsigned int pmu_ctz64(uint64_t x)	/* x != 0 */
 {
-	unsigned int n = 0;
-
-	if (!(x & 0xFFFFFFFFULL)) { n += 32; x >>= 32; }
-	if (!(x & 0xFFFFULL)) { n += 16; x >>= 16; }
-	if (!(x & 0xFFULL)) { n += 8; x >>= 8; }
-	if (!(x & 0xFULL)) { n += 4; x >>= 4; }
-	if (!(x & 0x3ULL)) { n += 2; x >>= 2; }
-	if (!(x & 0x1ULL)) { n += 1; }
-	return n;
+	return pmu_debruijn_ctz[((x & -x) * PMU_DEBRUIJN64) >> 58];
 }
 
 static inline unsigned int pmu_fls64(uint64_t x)	/* highest set bit */

@@ -40,12 +40,15 @@ static long counter_set(const struct pmu_hart *h, unsigned long base,
 			unsigned long mask, uint64_t *set)
 {
 	unsigned long total = pmu_total(h);
-	unsigned long top;
 
 	if (!mask || base >= total)
 		return SBI_ERR_INVALID_PARAM;
-	top = pmu_fls64(mask);
-	if (top >= total - base)
+	/*
+	 * Bit i names counter base + i: every set bit must be below
+	 * total - base (>= 1).  A shift tests that without finding the top
+	 * bit; when total - base is a whole register or more, every bit fits.
+	 */
+	if (total - base < sizeof(mask) * CHAR_BIT && (mask >> (total - base)))
 		return SBI_ERR_INVALID_PARAM;
 	*set = (uint64_t)mask << base;		/* base + top < total <= 64 */
 	if (*set & ~h->valid)

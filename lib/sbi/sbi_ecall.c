@@ -1,63 +1,104 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The ecall dispatcher: one lookup from EID to extension, then its handler. */
+/*
+ * The ecall dispatcher.  An ecall from S-mode comes straight here from the
+ * trap entry (firmware/fw_base.S), which has already stepped mepc past the
+ * ecall; a switch on the EID picks the extension, whose handler was looked
+ * up at boot if the extension is available on this machine.
+ */
 #include <tally/fw_event.h>
 #include <tally/sbi.h>
 #include <tally/trap.h>
 
-/* Sorted by EID so that lookup is a binary search (checked by a unit test). */
-const struct sbi_extension *const sbi_extensions[] = {
-	&sbi_ext_legacy,	/* 0x00 - 0x08 */
-	&sbi_ext_base,		/* 0x10 */
-	&sbi_ext_hsm,		/* 0x48534d */
-	&sbi_ext_pmu,		/* 0x504d55 */
-	&sbi_ext_ipi,		/* 0x735049 */
-	&sbi_ext_dbcn,		/* 0x4442434e */
-	&sbi_ext_rfence,	/* 0x52464e43 */
-	&sbi_ext_srst,		/* 0x53525354 */
-	&sbi_ext_time,		/* 0x54494d45 */
+/* Indices of sbi_extensions[], in EID order. */
+enum {
+	EXT_LEGACY,	/* 0x00 - 0x08 */
+	EXT_BASE,	/* 0x10 */
+	EXT_HSM,	/* 0x48534d */
+	EXT_PMU,	/* 0x504d55 */
+	EXT_IPI,	/* 0x735049 */
+	EXT_DBCN,	/* 0x4442434e */
+	EXT_RFENCE,	/* 0x52464e43 */
+	EXT_SRST,	/* 0x53525354 */
+	EXT_TIME,	/* 0x54494d45 */
+	EXT_COUNT
 };
-const unsigned long sbi_extension_count =
-	sizeof(sbi_extensions) / sizeof(sbi_extensions[0]);
+
+/* Every extension Tally has, sorted by EID (the banner lists them so). */
+const struct sbi_extension *const sbi_extensions[EXT_COUNT] = {
+	[EXT_LEGACY] = &sbi_ext_legacy,
+	[EXT_BASE] = &sbi_ext_base,
+	[EXT_HSM] = &sbi_ext_hsm,
+	[EXT_PMU] = &sbi_ext_pmu,
+	[EXT_IPI] = &sbi_ext_ipi,
+	[EXT_DBCN] = &sbi_ext_dbcn,
+	[EXT_RFENCE] = &sbi_ext_rfence,
+	[EXT_SRST] = &sbi_ext_srst,
+	[EXT_TIME] = &sbi_ext_time,
+};
+const unsigned long sbi_extension_count = EXT_COUNT;
+
+/*
+ * The extensions this machine has: sbi_extensions[i] if its available()
+ * said yes at boot, else NULL.  What available() looks at (the platform's
+ * devices, the PMU's set-up) is fixed once the cold-boot hart has run
+ * sbi_ecall_init(), before any S-mode code runs, so it is asked once
+ * instead of on every call.
+ */
+static const struct sbi_extension *sbi_ext_live[EXT_COUNT];
+
+/*
+ * The index of the extension that answers eid, or -1.  A switch rather
+ * than a search of the table: GCC turns it into a handful of compares.
+ * The unit test checks it against the table's EID ranges.
+ */
+static long sbi_ext_index(unsigned long eid)
+{
+	switch (eid) {
+	case SBI_EXT_0_1_SET_TIMER ... SBI_EXT_0_1_SHUTDOWN:
+		return EXT_LEGACY;
+	case SBI_EXT_BASE:	return EXT_BASE;
+	case SBI_EXT_HSM:	return EXT_HSM;
+	case SBI_EXT_PMU:	return EXT_PMU;
+	case SBI_EXT_IPI:	return EXT_IPI;
+	case SBI_EXT_DBCN:	return EXT_DBCN;
+	case SBI_EXT_RFENCE:	return EXT_RFENCE;
+	case SBI_EXT_SRST:	return EXT_SRST;
+	case SBI_EXT_TIME:	return EXT_TIME;
+	default:		return -1;
+	}
+}
 
 const struct sbi_extension *sbi_ext_find(unsigned long eid)
 {
-	unsigned long lo = 0, hi = sbi_extension_count;
+	long i = sbi_ext_index(eid);
 
-	while (lo < hi) {
-		unsigned long mid = lo + (hi - lo) / 2;
-		const struct sbi_extension *ext = sbi_extensions[mid];
+	return i < 0 ? 0 : sbi_extensions[i];
+}
 
-		if (eid < ext->eid_first)
-			hi = mid;
-		else if (eid > ext->eid_last)
-			lo = mid + 1;
-		else
-			return ext;
+void sbi_ecall_init(void)
+{
+	for (unsigned long i = 0; i < EXT_COUNT; i++) {
+		const struct sbi_extension *ext = sbi_extensions[i];
+
+		sbi_ext_live[i] = !ext->available || ext->available() ? ext : 0;
 	}
-	return 0;
 }
 
 bool sbi_ext_available(unsigned long eid)
 {
-	const struct sbi_extension *ext = sbi_ext_find(eid);
+	long i = sbi_ext_index(eid);
 
-	return ext && (!ext->available || ext->available());
+	return i >= 0 && sbi_ext_live[i];
 }
 
-void sbi_ecall_handle(struct trap_frame *tf)
+struct sbiret sbi_ecall_handle(struct trap_frame *tf)
 {
 	unsigned long eid = tf->regs[REG_A7];
-	const struct sbi_extension *ext = sbi_ext_find(eid);
-	struct sbiret ret;
+	long i = sbi_ext_index(eid);
+	const struct sbi_extension *ext = i < 0 ? 0 : sbi_ext_live[i];
 
 	fw_event(FW_EV_TALLY_ECALL);
-	tf->mepc += 4;		/* return past the ecall, also for calls that jump */
-	if (!ext || (ext->available && !ext->available()))
-		ret = sbi_err(SBI_ERR_NOT_SUPPORTED);
-	else
-		ret = ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
-	tf->regs[REG_A0] = (unsigned long)ret.error;
-	/* legacy (v0.1) calls return their value in a0 alone */
-	if (eid > sbi_ext_legacy.eid_last)
-		tf->regs[REG_A1] = ret.value;
+	if (!ext)
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	return ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
 }

@@ -174,7 +174,7 @@ static void print_extensions(void)
 	printf("SBI extensions   :");
 	for (unsigned long i = 0; i < sbi_extension_count; i++) {
 		const struct sbi_extension *ext = sbi_extensions[i];
-		if (!ext->available || ext->available())
+		if (sbi_ext_available(ext->eid_first))
 			printf(" %s", ext->name);
 	}
 	printf("\n");
@@ -241,7 +241,8 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 
 	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++) {
 		hart_scratch[i].hartid = i;
-		hart_scratch[i].stack_top = (unsigned long)hart_stacks[i] + TALLY_STACK_SIZE;
+		hart_scratch[i].smode_frame = (unsigned long)hart_stacks[i] +
+					      TALLY_STACK_SIZE - TF_SIZE;
 	}
 	fw_next_stage(a0, a1, a2, &next);
 	platform.mem.fw_base = (unsigned long)_fw_start;
@@ -258,6 +259,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 	fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 				  platform.mem.fw_size);
 	sbi_pmu_cold_init((void *)next.fdt);
+	sbi_ecall_init();		/* after everything available() looks at */
 	print_banner(&next);
 	if (next.mode != PRV_S) {
 		printf("Tally: next stage mode %lu is not supported (only S-mode)\n", next.mode);

@@ -55,12 +55,8 @@ static struct sbiret legacy_remote(unsigned long eid, const unsigned long *args)
 	return sbi_rfence_many(mask, base, &r);
 }
 
-static struct sbiret legacy_handle(unsigned long fid, const unsigned long *args,
-				   struct trap_frame *tf)
+static struct sbiret legacy_call(unsigned long eid, const unsigned long *args)
 {
-	unsigned long eid = tf->regs[REG_A7];
-
-	(void)fid;
 	switch (eid) {
 	case SBI_EXT_0_1_SET_TIMER:
 		sbi_timer_set(args[0]);
@@ -83,6 +79,16 @@ static struct sbiret legacy_handle(unsigned long fid, const unsigned long *args,
 	default:
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}
+}
+
+static struct sbiret legacy_handle(unsigned long fid, const unsigned long *args,
+				   struct trap_frame *tf)
+{
+	struct sbiret ret = legacy_call(tf->regs[REG_A7], args);
+
+	(void)fid;
+	/* v0.1 calls return their value in a0 alone: a1 goes back unchanged */
+	return (struct sbiret){ ret.error, args[1] };
 }
 
 const struct sbi_extension sbi_ext_legacy = {

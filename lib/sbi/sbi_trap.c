@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The C side of the trap path: ecalls go to the dispatcher, machine
+ * The C side of the trap path for every trap but an S-mode ecall (which
+ * the trap entry hands straight to sbi_ecall_handle): machine
  * interrupts to the IPI and timer code, exceptions the firmware does not
  * handle are forwarded to S-mode as the privileged spec would have
  * delivered them, and an unexpected trap inside M-mode stops the machine
@@ -37,7 +38,9 @@ void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned
 	if (tf->mstatus & MSTATUS_SIE)
 		ms |= MSTATUS_SPIE;
 	ms |= PRV_S << MSTATUS_MPP_SHIFT;
+	/* the trap exit restores mepc from the frame but leaves mstatus alone */
 	tf->mstatus = ms;
+	csr_write(mstatus, ms);
 	tf->mepc = csr_read(stvec) & ~3UL;	/* exceptions use the base address */
 }
 
@@ -122,11 +125,7 @@ void trap_handler(struct trap_frame *tf)
 {
 	unsigned long mcause = csr_read(mcause);
 
-	if (mcause == CAUSE_SUPERVISOR_ECALL) {
-		sbi_ecall_handle(tf);
-		return;
-	}
-	fw_event(FW_EV_TALLY_TRAP);		/* 256 counts the ecalls */
+	fw_event(FW_EV_TALLY_TRAP);	/* every trap but an ecall (256 counts those) */
 	if (mcause & MCAUSE_IRQ_FLAG) {
 		trap_interrupt(tf, mcause & ~MCAUSE_IRQ_FLAG);
 		return;

@@ -1,6 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Byte-at-a-time string functions: the firmware copies little, clarity wins. */
+/*
+ * String functions, byte at a time except for the copies: memcpy and
+ * memmove move a word at a time when source and destination are equally
+ * aligned, since libfdt moves the whole devicetree with them at boot
+ * (fdt_open_into, every node and property the fixups insert) and the PMU
+ * copies its shared-memory entries with them.
+ */
+#include <stdint.h>
 #include <tally/string.h>
+
+/* a word that may alias anything: the copies move other types' bytes */
+typedef unsigned long __attribute__((may_alias)) word_t;
+#define WORD		sizeof(word_t)
+#define WORD_MASK	(WORD - 1)
 
 void *memset(void *s, int c, size_t n)
 {
@@ -11,16 +23,32 @@ void *memset(void *s, int c, size_t n)
 	return s;
 }
 
+/* Can dst and src be copied a word at a time (after the same few bytes)? */
+static int same_alignment(const void *dst, const void *src)
+{
+	return (((uintptr_t)dst ^ (uintptr_t)src) & WORD_MASK) == 0;
+}
+
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	if (same_alignment(d, s)) {
+		/* bytes up to a word boundary, then whole words */
+		while (n && ((uintptr_t)d & WORD_MASK)) {
+			*d++ = *s++;
+			n--;
+		}
+		for (; n >= WORD; n -= WORD, d += WORD, s += WORD)
+			*(word_t *)d = *(const word_t *)s;
+	}
 	while (n--)
 		*d++ = *s++;
 	return dst;
 }
 
+/* Overlapping with dst above src: copy from the end down. */
 void *memmove(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -28,8 +56,21 @@ void *memmove(void *dst, const void *src, size_t n)
 
 	if (d <= s || d >= s + n)
 		return memcpy(dst, src, n);
+	d += n;
+	s += n;
+	if (same_alignment(d, s)) {
+		while (n && ((uintptr_t)d & WORD_MASK)) {
+			*--d = *--s;
+			n--;
+		}
+		for (; n >= WORD; n -= WORD) {
+			d -= WORD;
+			s -= WORD;
+			*(word_t *)d = *(const word_t *)s;
+		}
+	}
 	while (n--)
-		d[n] = s[n];
+		*--d = *--s;
 	return dst;
 }
 

@@ -8,22 +8,55 @@
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 #include <tally/sbi.h>
+#include <tally/trap.h>
 #include "check.h"
 
 unsigned long test_fw_events;	/* stub/tally/fw_event.h */
 
-/* The extensions, as stand-ins: only their EID ranges matter here. */
-#define STUB_EXT(var, first, last) \
-	const struct sbi_extension var = { .eid_first = first, .eid_last = last, .name = #var }
-STUB_EXT(sbi_ext_legacy, 0x0, 0x8);
-STUB_EXT(sbi_ext_base, SBI_EXT_BASE, SBI_EXT_BASE);
-STUB_EXT(sbi_ext_time, SBI_EXT_TIME, SBI_EXT_TIME);
-STUB_EXT(sbi_ext_ipi, SBI_EXT_IPI, SBI_EXT_IPI);
-STUB_EXT(sbi_ext_rfence, SBI_EXT_RFENCE, SBI_EXT_RFENCE);
-STUB_EXT(sbi_ext_hsm, SBI_EXT_HSM, SBI_EXT_HSM);
-STUB_EXT(sbi_ext_srst, SBI_EXT_SRST, SBI_EXT_SRST);
-STUB_EXT(sbi_ext_dbcn, SBI_EXT_DBCN, SBI_EXT_DBCN);
-STUB_EXT(sbi_ext_pmu, SBI_EXT_PMU, SBI_EXT_PMU);
+/*
+ * The extensions, as stand-ins: their EID ranges, a handler that records
+ * what it was called with, and for TIME and PMU an available() the test
+ * controls.
+ */
+static const struct sbi_extension *called_ext;
+static unsigned long called_fid;
+static const unsigned long *called_args;
+static bool time_ok = true, pmu_ok;
+
+#define STUB_EXT(var, first, last, avail)					\
+	extern const struct sbi_extension var;					\
+	static struct sbiret var##_handle(unsigned long fid, const unsigned long *args, \
+					  struct trap_frame *tf)		\
+	{									\
+		(void)tf;							\
+		called_ext = &var;						\
+		called_fid = fid;						\
+		called_args = args;						\
+		return sbi_ok(first);						\
+	}									\
+	const struct sbi_extension var = { .eid_first = first, .eid_last = last, \
+					   .name = #var, .available = avail,	\
+					   .handle = var##_handle }
+static bool stub_time_available(void) { return time_ok; }
+static bool stub_pmu_available(void) { return pmu_ok; }
+STUB_EXT(sbi_ext_legacy, 0x0, 0x8, NULL);
+STUB_EXT(sbi_ext_base, SBI_EXT_BASE, SBI_EXT_BASE, NULL);
+STUB_EXT(sbi_ext_time, SBI_EXT_TIME, SBI_EXT_TIME, stub_time_available);
+STUB_EXT(sbi_ext_ipi, SBI_EXT_IPI, SBI_EXT_IPI, NULL);
+STUB_EXT(sbi_ext_rfence, SBI_EXT_RFENCE, SBI_EXT_RFENCE, NULL);
+STUB_EXT(sbi_ext_hsm, SBI_EXT_HSM, SBI_EXT_HSM, NULL);
+STUB_EXT(sbi_ext_srst, SBI_EXT_SRST, SBI_EXT_SRST, NULL);
+STUB_EXT(sbi_ext_dbcn, SBI_EXT_DBCN, SBI_EXT_DBCN, NULL);
+STUB_EXT(sbi_ext_pmu, SBI_EXT_PMU, SBI_EXT_PMU, stub_pmu_available);
+
+/* What the dispatcher must find: the table's EID ranges, searched one by one. */
+static const struct sbi_extension *reference_find(unsigned long eid)
+{
+	for (unsigned long i = 0; i < sbi_extension_count; i++)
+		if (eid >= sbi_extensions[i]->eid_first && eid <= sbi_extensions[i]->eid_last)
+			return sbi_extensions[i];
+	return NULL;
+}
 
 static void test_dispatch_table(void)
 {
@@ -35,7 +68,9 @@ static void test_dispatch_table(void)
 		{ SBI_EXT_SRST, &sbi_ext_srst }, { SBI_EXT_DBCN, &sbi_ext_dbcn },
 		{ SBI_EXT_PMU, &sbi_ext_pmu }, { 0x12345678, NULL },
 		{ (unsigned long)-1, NULL }, { SBI_EXT_TIME + 1, NULL },
+		{ SBI_EXT_TIME + (1UL << 32), NULL }, { 0x10 + (1UL << 32), NULL },
 	};
+	bool once = true;
 
 	for (unsigned long i = 1; i < sbi_extension_count; i++)
 		CHECK(sbi_extensions[i - 1]->eid_last < sbi_extensions[i]->eid_first,
@@ -46,6 +81,62 @@ static void test_dispatch_table(void)
 		CHECK(sbi_ext_find(cases[i].eid) == cases[i].ext,
 		      "EID 0x%lx finds %s", cases[i].eid,
 		      cases[i].ext ? cases[i].ext->name : "nothing");
+	/* the switch and the table agree at both ends of every range and beside them */
+	for (unsigned long i = 0; i < sbi_extension_count; i++) {
+		const struct sbi_extension *ext = sbi_extensions[i];
+		unsigned long probes[] = { ext->eid_first - 1, ext->eid_first,
+					   ext->eid_last, ext->eid_last + 1 };
+		bool ok = true;
+
+		for (unsigned long j = 0; j < 4; j++)
+			ok &= sbi_ext_find(probes[j]) == reference_find(probes[j]);
+		CHECK(ok, "the switch agrees with the table around %s", ext->name);
+		for (unsigned long j = 0; j < i; j++)
+			once &= sbi_extensions[j] != ext;
+	}
+	CHECK(once, "every extension is listed once");
+}
+
+static void test_dispatch_calls(void)
+{
+	struct trap_frame tf = { .regs = { 0 } };
+	struct sbiret ret;
+	unsigned long events;
+
+	/* availability is asked once, at boot: later changes do not count */
+	time_ok = true;
+	pmu_ok = false;
+	sbi_ecall_init();
+	pmu_ok = true;
+	CHECK(sbi_ext_available(SBI_EXT_TIME) && sbi_ext_available(SBI_EXT_BASE) &&
+	      sbi_ext_available(0x3), "TIME, BASE and legacy available");
+	CHECK(!sbi_ext_available(SBI_EXT_PMU), "PMU unavailable as at boot");
+	CHECK(!sbi_ext_available(0x9) && !sbi_ext_available(0x12345678),
+	      "an unknown EID is unavailable");
+
+	tf.regs[REG_A7] = SBI_EXT_TIME;
+	tf.regs[REG_A6] = 7;
+	events = test_fw_events;
+	called_ext = NULL;
+	ret = sbi_ecall_handle(&tf);
+	CHECK(called_ext == &sbi_ext_time && called_fid == 7 && called_args == &tf.regs[REG_A0] &&
+	      ret.error == SBI_SUCCESS && ret.value == SBI_EXT_TIME,
+	      "an ecall reaches its extension with a6 as FID and a0.. as arguments");
+	CHECK(test_fw_events == events + 1, "an ecall counts one firmware event");
+
+	tf.regs[REG_A7] = SBI_EXT_PMU;
+	called_ext = NULL;
+	ret = sbi_ecall_handle(&tf);
+	CHECK(!called_ext && ret.error == SBI_ERR_NOT_SUPPORTED,
+	      "an unavailable extension answers NOT_SUPPORTED");
+	tf.regs[REG_A7] = 0x0F000000;
+	ret = sbi_ecall_handle(&tf);
+	CHECK(!called_ext && ret.error == SBI_ERR_NOT_SUPPORTED && ret.value == 0,
+	      "an unknown EID answers NOT_SUPPORTED");
+	CHECK(test_fw_events == events + 3, "every ecall counts, answered or not");
+
+	pmu_ok = false;
+	sbi_ecall_init();	/* leave the table as the other tests expect */
 }
 
 static struct hartmask harts_of(const unsigned long *ids, int n)
@@ -90,6 +181,143 @@ static void test_hartmask(void)
 	      "sparse hart IDs: hart 2 (a hole) invalid");
 }
 
+/* hartmask_from_sbi as it was first written, one bit at a time: the reference. */
+static long reference_from_sbi(unsigned long mask, unsigned long base,
+			       const struct hartmask *valid, struct hartmask *out)
+{
+	hartmask_clear(out);
+	if (base == (unsigned long)-1) {
+		*out = *valid;
+		return SBI_SUCCESS;
+	}
+	for (unsigned long bit = 0; mask; bit++, mask >>= 1) {
+		if (!(mask & 1))
+			continue;
+		if (base > (unsigned long)-1 - bit || !hartmask_test(valid, base + bit)) {
+			hartmask_clear(out);
+			return SBI_ERR_INVALID_PARAM;
+		}
+		hartmask_set(out, base + bit);
+	}
+	return SBI_SUCCESS;
+}
+
+static unsigned long rng_state = 0x54414c59;
+
+static unsigned long rng(void)
+{
+	/* xorshift64: repeatable */
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void test_hartmask_walk(void)
+{
+	unsigned long bad_decode = 0, bad_walk = 0, decodes = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		struct hartmask valid, out, ref, seen;
+		unsigned long mask, base, h, last = 0;
+		bool first = true, ordered = true;
+
+		hartmask_clear(&valid);
+		for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++)
+			if (rng() % 8 != 0 || round % 3 == 0)
+				hartmask_set(&valid, i);
+		/* masks: few bits, dense, or anything; bases near and beyond the end */
+		switch (round % 4) {
+		case 0:	mask = 1UL << (rng() % BITS_PER_LONG); break;
+		case 1:	mask = rng() & rng() & rng(); break;
+		case 2:	mask = rng(); break;
+		default: mask = rng() >> (rng() % BITS_PER_LONG); break;
+		}
+		switch (round % 5) {
+		case 0:	base = rng() % (TALLY_MAX_HARTS + 2); break;
+		case 1:	base = (unsigned long)-1 - rng() % 4; break;
+		case 2:	base = rng(); break;
+		default: base = rng() % 8; break;
+		}
+		long err = hartmask_from_sbi(mask, base, &valid, &out);
+		long rerr = reference_from_sbi(mask, base, &valid, &ref);
+		decodes++;
+		if (err != rerr || memcmp(&out, &ref, sizeof(out)) != 0)
+			bad_decode++;
+		/* the walk visits exactly the set harts, in increasing order */
+		hartmask_clear(&seen);
+		for_each_hart_in(h, &valid) {
+			if (!first && h <= last)
+				ordered = false;
+			first = false;
+			last = h;
+			hartmask_set(&seen, h);
+		}
+		if (!ordered || memcmp(&seen, &valid, sizeof(seen)) != 0)
+			bad_walk++;
+	}
+	CHECK(!bad_decode, "hartmask_from_sbi agrees with the bit-by-bit reference "
+	      "(%lu of %lu differ, %d harts)", bad_decode, decodes, TALLY_MAX_HARTS);
+	CHECK(!bad_walk, "for_each_hart_in visits every set hart once, in order (%lu bad)",
+	      bad_walk);
+}
+
+/* lib/utils/bitops.c: the firmware's __builtin_ctzl/clzl without Zbb */
+int __ctzdi2(unsigned long x);
+int __clzdi2(unsigned long x);
+
+static void test_bitops(void)
+{
+	bool ok = true;
+
+	for (unsigned long i = 0; i < 64; i++) {
+		unsigned long one = 1UL << i;
+
+		ok &= __ctzdi2(one) == (int)i && __ctzdi2(one | ~(one - 1)) == (int)i &&
+		      __clzdi2(one) == (int)(63 - i) && __clzdi2(one | (one - 1)) == (int)(63 - i);
+	}
+	for (int round = 0; round < 10000; round++) {
+		unsigned long x = rng() >> (round % 64);
+
+		if (x)
+			ok &= __ctzdi2(x) == __builtin_ctzl(x) && __clzdi2(x) == __builtin_clzl(x);
+	}
+	CHECK(ok, "__ctzdi2 and __clzdi2 agree with the compiler's builtins");
+}
+
+/* lib/utils/string.c's copies, built as tally_* (see the Makefile) */
+void *tally_memcpy(void *dst, const void *src, size_t n);
+void *tally_memmove(void *dst, const void *src, size_t n);
+
+static void test_copies(void)
+{
+	unsigned char buf[96], ref[96];
+	bool cpy_ok = true, move_ok = true, ret_ok = true;
+
+	/* every alignment of both ends and every length up to 40, with overlap */
+	for (size_t d = 0; d < 24; d++) {
+		for (size_t s = 0; s < 24; s++) {
+			for (size_t n = 0; n <= 40; n++) {
+				for (size_t i = 0; i < sizeof(buf); i++)
+					buf[i] = ref[i] = (unsigned char)(i * 7 + 1);
+				memmove(ref + d, ref + s, n);
+				ret_ok &= tally_memmove(buf + d, buf + s, n) == buf + d;
+				move_ok &= memcmp(buf, ref, sizeof(buf)) == 0;
+				if (d + n <= s || s + n <= d) {
+					unsigned char out[96] = { 0 }, want[96] = { 0 };
+
+					memcpy(want + d, buf + s, n);
+					ret_ok &= tally_memcpy(out + d, buf + s, n) == out + d;
+					cpy_ok &= memcmp(out, want, sizeof(out)) == 0;
+				}
+			}
+		}
+	}
+	CHECK(cpy_ok, "memcpy copies every alignment and length, touching nothing else");
+	CHECK(move_ok, "memmove handles overlap both ways at every alignment");
+	CHECK(ret_ok, "memcpy and memmove return dst");
+}
+
 static void test_memregion(void)
 {
 	struct memmap m = { .fw_base = 0x80000000, .fw_size = 0x80000 };
@@ -117,7 +345,11 @@ static void test_memregion(void)
 int main(void)
 {
 	test_dispatch_table();
+	test_dispatch_calls();
 	test_hartmask();
+	test_hartmask_walk();
+	test_bitops();
+	test_copies();
 	test_memregion();
 	return check_failures ? 1 : 0;
 }
