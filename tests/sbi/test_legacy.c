@@ -63,6 +63,33 @@ static void check_fences(void)
 	      "nonzero");
 }
 
+/* A hart-mask pointer S-mode cannot read (the firmware's own memory, or
+ * no memory at all) must give an error, not an M-mode fault, and the next
+ * call must still work. */
+static void check_bad_mask_pointer(void)
+{
+	/* the firmware, a hole in the QEMU virt memory map, the top of the address space */
+	static const unsigned long bad[] = { FW_BASE, 0x50000, -8UL };
+	unsigned long mask = 1UL << this_hartid();
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		long e = sbi_legacy(SBI_LEGACY_SEND_IPI, bad[i], 0, 0, 0);
+
+		check(e == SBI_ERR_INVALID_ADDRESS, "legacy",
+		      sfmt("send_ipi(mask pointer %lx) returns INVALID_ADDRESS",
+			   bad[i]), sfmt("returned %ld", e));
+		e = sbi_legacy(SBI_LEGACY_REMOTE_SFENCE_VMA, bad[i], 0, 0, 0);
+		check(e == SBI_ERR_INVALID_ADDRESS, "legacy",
+		      sfmt("remote_sfence_vma(mask pointer %lx) returns "
+			   "INVALID_ADDRESS", bad[i]), sfmt("returned %ld", e));
+	}
+	check(!sbi_legacy(SBI_LEGACY_REMOTE_FENCE_I, (unsigned long)&mask, 0, 0, 0),
+	      "legacy", "a good call after the bad pointers still works",
+	      "nonzero");
+	csr_clear(CSR_SIP, SIP_SSIP);
+}
+
 /* Runs group() as checks when every EID in [first, last] probes
  * present, else reports them as SKIP. */
 static void if_present(unsigned long first, unsigned long last,
@@ -96,4 +123,6 @@ void test_legacy(void)
 	if_present(SBI_LEGACY_CLEAR_IPI, SBI_LEGACY_SEND_IPI, check_ipi);
 	if_present(SBI_LEGACY_REMOTE_FENCE_I, SBI_LEGACY_REMOTE_SFENCE_VMA_ASID,
 		   check_fences);
+	if_present(SBI_LEGACY_SEND_IPI, SBI_LEGACY_REMOTE_SFENCE_VMA,
+		   check_bad_mask_pointer);
 }
