@@ -46,11 +46,11 @@ static struct sbiret ipi_send(unsigned long mask, unsigned long base)
 	for_each_hart_in(h, &targets) {
 		if (!hsm_hart_interruptible(h))
 			continue;	/* a stopped hart has no S-mode to interrupt */
-		fw_event(FW_EV_IPI_SENT);
+		/* the firmware events count IPIs to and from other harts */
 		if (h == self) {
-			fw_event(FW_EV_IPI_RECEIVED);
 			csr_set(mip, MIP_SSIP);
 		} else {
+			fw_event(FW_EV_IPI_SENT);
 			sbi_ipi_raise(h, IPI_SMODE);
 		}
 	}

@@ -108,7 +108,6 @@ static const struct rfence_kind rfence_kinds[] = {
 
 static void rfence_local(const struct rfence_request *r, unsigned long vmid)
 {
-	fw_event(rfence_kinds[r->type].received_event);
 	switch (r->type) {
 	case SBI_EXT_RFENCE_REMOTE_FENCE_I:
 		fence_i();
@@ -138,6 +137,7 @@ void sbi_rfence_process(void)
 {
 	struct hart_scratch *me = this_hart();
 
+	fw_event(rfence_kinds[me->rfence.type].received_event);
 	rfence_local(&me->rfence, me->rfence.vmid);
 	__atomic_store_n(&me->rfence_done, 1, __ATOMIC_RELEASE);
 }
@@ -168,11 +168,13 @@ struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
 	for_each_hart_in(h, &targets) {
 		if (!hsm_hart_interruptible(h))
 			continue;	/* stopped harts flush everything when started */
-		fw_event(rfence_kinds[r->type].sent_event);
-		if (h == self)
+		/* the firmware events count requests to and from other harts */
+		if (h == self) {
 			rfence_local(r, r->vmid);
-		else
+		} else {
+			fw_event(rfence_kinds[r->type].sent_event);
 			rfence_remote(h, r);
+		}
 	}
 	return sbi_ok(0);
 }

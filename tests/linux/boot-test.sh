@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Boot the test kernel from tests/linux/build.sh under QEMU virt with 4 harts,
-# once per firmware flavour, and check that Linux comes up through the SBI
-# firmware and powers off through SBI SRST.
+# Boot the test kernel from tests/linux/build.sh under QEMU virt, once per
+# firmware flavour, and check that Linux comes up through the SBI firmware,
+# that Linux's perf works end to end on the SBI PMU extension, and that
+# Linux powers off through SBI SRST.
 #
 # Usage: tests/linux/boot-test.sh <builddir> FW_DYNAMIC_BIN FW_JUMP_BIN [FW_PAYLOAD_BIN]
 #
-# The flavour is given by the argument position: fw_dynamic and fw_jump get
-# the kernel with -kernel (and the same initramfs again with -initrd, to
-# exercise that path too); fw_payload already carries the kernel, so QEMU gets
-# only -bios and the kernel uses its built-in initramfs and command line.
+# The runs (init.c picks its checks from tally.perf= on the command line):
+#   fw_dynamic         -smp 4, sscofpmf, sstc=false  tally.perf=full: every
+#                      perf check (SBI set_timer needs sstc off)
+#   fw_dynamic-icount  -smp 1, -icount shift=0,sleep=off  tally.perf=icount:
+#                      exact instruction counts. One hart: with several,
+#                      QEMU's instret under -icount is the machine-wide
+#                      virtual clock (all harts, idle time included)
+#   fw_jump            -smp 4, sscofpmf, pmu-num=29  tally.perf=count
+#   fw_payload         -smp 4, sscofpmf, the kernel's built-in command line
+#                      (no tally.perf: count)
+# fw_dynamic and fw_jump get the kernel with -kernel (and the same initramfs
+# again with -initrd, to exercise that path too); fw_payload carries it.
 #
-# Prints exactly one `PASS: <name>` or `FAIL: <name> (<reason>)` line per
-# check and no summary. Exits 1 if any check failed.
-# Environment: TALLY_LINUX_TIMEOUT (seconds per boot, default 120),
-# QEMU (default qemu-system-riscv64).
+# Then the fw_dynamic runs again on Debian's OpenSBI 1.1 for comparison:
+# those results are printed behind "opensbi-1.1 ..." and never count as
+# PASS or FAIL; tests/linux/perf-report.sh prints both columns side by side.
+#
+# Prints exactly one `PASS: <name>`, `FAIL: <name> (<reason>)` or
+# `SKIP: <name> (<why>)` line per check of a Tally run and no summary.
+# Exits 1 if any Tally check failed.
+# Environment: TALLY_LINUX_TIMEOUT (seconds per boot, default 300),
+# QEMU (default qemu-system-riscv64), OPENSBI_DIR (default Debian's
+# /usr/lib/riscv64-linux-gnu/opensbi/generic; empty: no comparison).
 set -euo pipefail
 
-smp=4
-timeout_s=${TALLY_LINUX_TIMEOUT:-120}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+timeout_s=${TALLY_LINUX_TIMEOUT:-300}
 qemu=${QEMU:-qemu-system-riscv64}
+opensbi_dir=${OPENSBI_DIR-/usr/lib/riscv64-linux-gnu/opensbi/generic}
 append="console=ttyS0 earlycon"
 failures=0
 
@@ -29,20 +45,40 @@ usage() {
 	exit 2
 }
 
-pass() { printf 'PASS: %s\n' "$1"; }
+# Verdicts: Tally's count (PASS/FAIL/SKIP), the reference's are only shown.
+# $reference is empty for Tally, else the label ("opensbi-1.1").
+pass() {
+	if [[ -n $reference ]]; then
+		printf '%s %s: ok%s\n' "$reference" "$1" "${2:+ ($2)}"
+	else
+		printf 'PASS: %s%s\n' "$1" "${2:+ ($2)}"
+	fi
+}
 fail() {
-	printf 'FAIL: %s (%s)\n' "$1" "$2"
-	failures=$((failures + 1))
+	if [[ -n $reference ]]; then
+		printf '%s %s: broken (%s)\n' "$reference" "$1" "$2"
+	else
+		printf 'FAIL: %s (%s)\n' "$1" "$2"
+		failures=$((failures + 1))
+	fi
+}
+skip() {
+	if [[ -n $reference ]]; then
+		printf '%s %s: skipped (%s)\n' "$reference" "$1" "$2"
+	else
+		printf 'SKIP: %s (%s)\n' "$1" "$2"
+	fi
 }
 
 # The console log ends with QEMU's own messages, if any. Runs QEMU under a
 # hard timeout; sets qemu_status (124 = timed out) and boot_seconds.
 run_qemu() {
-	local flavour=$1 fw=$2 log=$3 start=$SECONDS
-	local args=(-M virt -cpu rv64 -smp "$smp" -m 512M -nographic -bios "$fw")
+	local flavour=$1 fw=$2 log=$3 smp=$4 cpu=$5 extra_append=$6 start=$SECONDS
+	shift 6
+	local args=(-M virt -cpu "$cpu" -smp "$smp" -m 512M -nographic -bios "$fw" "$@")
 	if [[ $flavour != fw_payload ]]; then
 		args+=(-kernel "$build/Image" -initrd "$build/initramfs.cpio"
-			-append "$append")
+			-append "$append $extra_append")
 	fi
 	qemu_status=0
 	timeout -k 5 "$timeout_s" "$qemu" "${args[@]}" < /dev/null > "$log" 2>&1 ||
@@ -50,9 +86,9 @@ run_qemu() {
 	boot_seconds=$((SECONDS - start))
 }
 
-# One PASS/FAIL line per check of one boot log.
+# One verdict line per check of one boot log.
 check_log() {
-	local name=$1 log=$2 marker cpus line check result
+	local name=$1 log=$2 smp=$3 marker cpus line check result
 
 	marker=$(grep -aoE 'TALLY-LINUX-INIT: (ok|FAIL).*' "$log" | tail -n 1 | tr -d '\r') || true
 	if [[ -n $marker ]]; then
@@ -69,7 +105,7 @@ check_log() {
 
 	cpus=$(sed -nE 's/.* ([0-9]+) cpus online.*/\1/p' <<< "$marker")
 	if [[ $cpus == "$smp" ]] &&
-		grep -aqF "smp: Brought up 1 node, $smp CPUs" "$log"; then
+		grep -aqE "smp: Brought up 1 node, $smp CPUs?$" <(tr -d '\r' < "$log"); then
 		pass "$name: $smp CPUs online"
 	else
 		fail "$name: $smp CPUs online" \
@@ -82,11 +118,12 @@ check_log() {
 		check=${line#TALLY-LINUX-CHECK: }
 		result=${check#*: }
 		check=${check%%: *}
-		if [[ $result == ok ]]; then
-			pass "$name: init check $check"
-		else
-			fail "$name: init check $check" "${result#FAIL: }; log $log"
-		fi
+		case $result in
+		ok) pass "$name: init check $check" ;;
+		"ok: "*) pass "$name: init check $check" "${result#ok: }" ;;
+		"skip: "*) skip "$name: init check $check" "${result#skip: }" ;;
+		*) fail "$name: init check $check" "${result#FAIL: }; log $log" ;;
+		esac
 	done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$log" || true)
 
 	if ((qemu_status == 0)); then
@@ -98,36 +135,60 @@ check_log() {
 	fi
 }
 
+# boot_one RUN FLAVOUR FIRMWARE SMP CPU APPEND [QEMU ARGS...]
 boot_one() {
-	local flavour=$1 fw=$2 name="linux/$1" log=$build/boot-$1.log before=$failures
+	local run=$1 flavour=$2 fw=$3 smp=$4 cpu=$5 extra=$6 before=$failures
+	local name="linux/$run" log=$build/boot-${reference:+$reference-}$run.log
+	shift 6
 
 	if [[ ! -f $fw ]]; then
 		fail "$name: boots to init" "firmware not found: $fw"
 		return
 	fi
-	run_qemu "$flavour" "$fw" "$log"
-	check_log "$name" "$log"
-	printf '  %s: %s, %d s, QEMU status %d, log %s\n' \
-		"$name" "$fw" "$boot_seconds" "$qemu_status" "$log"
-	if ((failures > before)); then
+	run_qemu "$flavour" "$fw" "$log" "$smp" "$cpu" "$extra" "$@"
+	check_log "$name" "$log" "$smp"
+	printf '  %s%s: %s, -smp %s -cpu %s%s, %d s, QEMU status %d, log %s\n' \
+		"${reference:+$reference }" "$name" "$fw" "$smp" "$cpu" \
+		"${*:+ $*}" "$boot_seconds" "$qemu_status" "$log"
+	if [[ -z $reference ]] && ((failures > before)); then
 		printf '  last lines of %s:\n' "$log"
 		tail -n 30 "$log" | tr -d '\r' | sed 's/^/  | /'
 	fi
 }
 
+# The perf runs of fw_dynamic (Tally and the reference).
+boot_dynamic() {
+	boot_one fw_dynamic fw_dynamic "$1" 4 rv64,sscofpmf=true,sstc=false \
+		"tally.perf=full tally.pmu_num=16"
+	boot_one fw_dynamic-icount fw_dynamic "$1" 1 rv64,sscofpmf=true \
+		"tally.perf=icount tally.pmu_num=16" -icount shift=0,sleep=off
+}
+
 main() {
 	(($# >= 3 && $# <= 4)) || usage
 	build=$(cd "$1" && pwd) || usage
+	reference=
 	if [[ ! -f $build/Image || ! -f $build/initramfs.cpio ]]; then
 		fail "linux: kernel built" "no Image/initramfs.cpio in $build: run tests/linux/build.sh $1"
 		exit 1
 	fi
 	command -v "$qemu" > /dev/null || { fail "linux: qemu present" "$qemu not found"; exit 1; }
 
-	boot_one fw_dynamic "$2"
-	boot_one fw_jump "$3"
+	boot_dynamic "$2"
+	boot_one fw_jump fw_jump "$3" 4 rv64,sscofpmf=true,pmu-num=29 \
+		"tally.perf=count tally.pmu_num=29"
 	if (($# == 4)); then
-		boot_one fw_payload "$4"
+		boot_one fw_payload fw_payload "$4" 4 rv64,sscofpmf=true ""
+	fi
+
+	if [[ -n $opensbi_dir && -f $opensbi_dir/fw_dynamic.bin ]]; then
+		reference=opensbi-$(dpkg-query -W -f='${Version}' opensbi 2> /dev/null |
+			sed 's/-[^-]*$//' || true)
+		[[ $reference != opensbi- ]] || reference=opensbi
+		echo "  comparison: the same fw_dynamic runs on $opensbi_dir/fw_dynamic.bin" \
+			"(not counted as PASS/FAIL)"
+		boot_dynamic "$opensbi_dir/fw_dynamic.bin"
+		"$here/perf-report.sh" "$build" "$reference" || true
 	fi
 	((failures == 0))
 }

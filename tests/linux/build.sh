@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # Build the Linux test kernel for Tally from Debian's linux-source-6.1:
-#   <builddir>/initramfs.cpio  the static test init (tests/linux/init.c)
+#   <builddir>/perf            Linux's own perf (tools/perf of the same tree),
+#                              static, stripped, without optional libraries
+#   <builddir>/initramfs.cpio  the static test init (tests/linux/init.c),
+#                              /bin/perf and /bin/work (tests/linux/workload.c)
 #   <builddir>/Image           the kernel, with that initramfs built in, so
 #                              it also boots from fw_payload (no -initrd)
+#
+# The source tree gets the patches of tests/linux/patches/*.patch (applied
+# in name order, reverted and re-applied when they change).
 #
 # Usage: tests/linux/build.sh [builddir]     (default: <repo>/build/linux)
 #
@@ -20,6 +26,16 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 src_pkg=linux-source-6.1
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
+# perf: static, every optional library off (none is cross-installed), no
+# jevents (needs host python, only adds vendor event aliases; RISC-V has
+# none for QEMU). Without libelf perf resolves kernel symbols from
+# /proc/kallsyms only, which is all the tests use.
+perf_vars=(ARCH=riscv "CROSS_COMPILE=$cross" LDFLAGS=-static WERROR=0
+	NO_LIBELF=1 NO_LIBPERL=1 NO_LIBPYTHON=1 NO_SLANG=1 NO_GTK2=1
+	NO_LIBAUDIT=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_LIBNUMA=1
+	NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBCAP=1 NO_JVMTI=1
+	NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBBFD=1 NO_LIBDEBUGINFOD=1
+	NO_LIBPFM4=1 NO_LZMA=1 NO_ZLIB=1 NO_SDT=1 NO_AUXTRACE=1 NO_JEVENTS=1)
 
 log() { printf '[linux] %s\n' "$*"; }
 die() { printf '[linux] error: %s\n' "$*" >&2; exit 1; }
@@ -42,7 +58,8 @@ stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
 
 check_tools() {
 	local missing=() tool
-	for tool in "${cross}gcc" gcc make flex bison bc perl sha256sum xz; do
+	for tool in "${cross}gcc" "${cross}strip" gcc make flex bison bc perl \
+		sha256sum xz patch; do
 		command -v "$tool" > /dev/null || missing+=("$tool")
 	done
 	[[ -f $tarball ]] || missing+=("$tarball")
@@ -57,7 +74,8 @@ prepare_source() {
 		return
 	fi
 	log "extracting $tarball ($src_pkg $pkg_version)"
-	rm -rf "$src" "$obj" "$build/.extract" "$build"/.stamp-*
+	rm -rf "$src" "$obj" "$build/perf-obj" "$build/.extract" "$build"/.stamp-* \
+		"$build/applied.patch"
 	mkdir -p "$build/.extract"
 	tar -C "$build/.extract" -xJf "$tarball"
 	mv "$build/.extract/linux-source-6.1" "$src"
@@ -65,12 +83,62 @@ prepare_source() {
 	stamp_set source "$pkg_version"
 }
 
+# tests/linux/patches/*.patch on the source tree. The applied set is kept in
+# <builddir>/applied.patch, so a changed set is reverted before the new one
+# goes on (make then rebuilds only the files they touch).
+patch_source() {
+	local key applied=$build/applied.patch patches=("$here"/patches/*.patch)
+	[[ -e ${patches[0]} ]] || patches=()
+	key=$(hash_inputs "$pkg_version" ${patches[@]+"${patches[@]}"})
+	if stamp_ok patches "$key"; then
+		return
+	fi
+	if [[ -s $applied ]]; then
+		log "reverting the previously applied patches"
+		patch -d "$src" -p1 -R -s -f < "$applied" ||
+			die "cannot revert $applied; delete $src to extract it again"
+	fi
+	rm -f "$applied" "$build/.stamp-patches"
+	if ((${#patches[@]})); then
+		log "patching the source: ${patches[*]##*/}"
+		cat "${patches[@]}" > "$applied.new"
+		patch -d "$src" -p1 -s -f < "$applied.new" ||
+			die "patches do not apply; delete $src to extract it again"
+		mv "$applied.new" "$applied"
+	fi
+	stamp_set patches "$key"
+}
+
+# Linux's perf from the same tree, static and stripped (about 2.7 MB).
+# Objects stay in <builddir>/perf-obj; keyed by the make variables and the
+# compiler, not by this script, so editing build.sh does not rebuild it.
+build_perf() {
+	local key plog=$build/perf-build.log start=$SECONDS
+	key=$(hash_inputs "$pkg_version" "${perf_vars[*]}" \
+		"$("${cross}gcc" --version | head -n1)")
+	if stamp_ok perf "$key" && [[ -f $build/perf ]]; then
+		log "perf up to date"
+		return
+	fi
+	log "building perf with $(nproc) jobs (full log: $plog)"
+	mkdir -p "$build/perf-obj"
+	if ! make -C "$src/tools/perf" O="$build/perf-obj" "${perf_vars[@]}" \
+		-j"$(nproc)" perf > "$plog" 2>&1; then
+		grep -E 'error|Error' "$plog" | head -n 20
+		tail -n 20 "$plog"
+		die "perf build failed (full log: $plog)"
+	fi
+	"${cross}strip" -o "$build/perf" "$build/perf-obj/perf"
+	stamp_set perf "$key"
+	log "perf built in $((SECONDS - start)) s ($(stat -c %s "$build/perf") bytes)"
+}
+
 # The initramfs: /init plus the nodes the kernel needs before init runs.
 # gen_init_cpio (from the kernel source) makes /dev/console without root.
 build_initramfs() {
 	local key dir=$build/initramfs
-	key=$(hash_inputs "$here/build.sh" "$here/init.c" \
-		"$("${cross}gcc" --version | head -n1)")
+	key=$(hash_inputs "$here/build.sh" "$here/init.c" "$here/workload.c" \
+		"$(cat "$build/.stamp-perf")" "$("${cross}gcc" --version | head -n1)")
 	if stamp_ok initramfs "$key" && [[ -f $build/initramfs.cpio ]]; then
 		log "initramfs up to date"
 		return
@@ -78,6 +146,8 @@ build_initramfs() {
 	log "building initramfs"
 	mkdir -p "$dir"
 	"${cross}gcc" -static -O2 -s -Wall -Wextra -o "$dir/init" "$here/init.c"
+	"${cross}gcc" -static -O2 -s -Wall -Wextra -pthread -o "$dir/work" \
+		"$here/workload.c"
 	cc -O2 -o "$dir/gen_init_cpio" "$src/usr/gen_init_cpio.c"
 	cat > "$dir/cpio.list" <<-EOF
 		dir /dev 0755 0 0
@@ -85,7 +155,10 @@ build_initramfs() {
 		dir /proc 0755 0 0
 		dir /sys 0755 0 0
 		dir /tmp 1777 0 0
+		dir /bin 0755 0 0
 		file /init $dir/init 0755 0 0
+		file /bin/perf $build/perf 0755 0 0
+		file /bin/work $dir/work 0755 0 0
 	EOF
 	# A fixed timestamp keeps the archive identical for identical input.
 	"$dir/gen_init_cpio" -t 0 "$dir/cpio.list" > "$dir/initramfs.cpio.new"
@@ -158,7 +231,7 @@ show_progress() {
 build_kernel() {
 	local key klog=$build/kernel-build.log
 	key=$(hash_inputs "$pkg_version" "$here/build.sh" "$here/kernel.config" \
-		"$(cat "$build/.stamp-initramfs")" "$build")
+		"$(cat "$build/.stamp-initramfs")" "$(cat "$build/.stamp-patches")" "$build")
 	if stamp_ok kernel "$key" && [[ -f $build/Image ]]; then
 		log "kernel up to date"
 		return
@@ -188,11 +261,14 @@ main() {
 		die "package $src_pkg is not installed"
 	local start=$SECONDS
 	prepare_source
+	patch_source
+	build_perf
 	build_initramfs
 	build_kernel
 	log "done in $((SECONDS - start)) s"
 	log "Image:          $build/Image ($(stat -c %s "$build/Image") bytes)"
-	log "initramfs.cpio: $build/initramfs.cpio"
+	log "initramfs.cpio: $build/initramfs.cpio ($(stat -c %s "$build/initramfs.cpio") bytes)"
+	log "perf:           $build/perf"
 }
 
 main "$@"

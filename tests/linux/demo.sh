@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The demonstration behind `make run`: boot Linux on Tally's fw_dynamic under
-# QEMU virt and show the console until Linux powers the machine off.
+# QEMU virt and show the console until Linux powers the machine off. With
+# `tally.demo` on the command line (the default) the test init runs Linux's
+# perf on the SBI PMU extension: perf stat with hardware, TLB and firmware
+# events, perf record and perf report (docs/perf.md).
 #
 # Usage: tests/linux/demo.sh [builddir]          (default: <repo>/build)
 # Environment (all optional):
