@@ -107,7 +107,7 @@
 
 /* Tally's implementation-specific firmware events (256 and up) */
 #define SBI_PMU_FW_TALLY_ECALL			256	/* SBI calls handled */
-#define SBI_PMU_FW_TALLY_TRAP			257	/* M-mode traps taken */
+#define SBI_PMU_FW_TALLY_TRAP			257	/* other M-mode traps (not ecalls) */
 #define SBI_PMU_FW_TALLY_COUNT			2
 
 /* counter_info (FID 1): [11:0] CSR, [17:12] width - 1, [XLEN-1] type */
