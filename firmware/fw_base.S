@@ -110,20 +110,12 @@ boot_lottery:
  * (trap_handler may move it); mstatus does not (trap_redirect_to_smode
  * writes the CSR itself).
  */
-	.section .text
-	.align	4
-	.globl	_trap_entry
-_trap_entry:
-	csrrw	tp, mscratch, tp
-	REG_S	t0, SCRATCH_TMP0(tp)
-	csrr	t0, mcause
-	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
-	bnez	t0, .Lnot_ecall
-
-	/* an ecall from S-mode */
-	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
-	REG_S	sp, TF_REG(2)(t0)
-	mv	sp, t0
+/*
+ * What every trap path saves: the registers C code may clobber (ra, t0-t6,
+ * a0-a7) and the interrupted tp, into the frame at sp.  On entry t0 is in
+ * the scratch's tmp0 and tp holds the scratch (swapped with mscratch).
+ */
+.macro SAVE_CLOBBERED
 	REG_S	ra, TF_REG(1)(sp)
 	REG_S	t1, TF_REG(6)(sp)
 	REG_S	t2, TF_REG(7)(sp)
@@ -143,13 +135,10 @@ _trap_entry:
 	REG_S	t0, TF_REG(5)(sp)
 	csrrw	t0, mscratch, tp	/* mscratch = scratch again; t0 = old tp */
 	REG_S	t0, TF_REG(4)(sp)
-	csrr	t0, mepc
-	addi	t0, t0, 4		/* return past the ecall (4 bytes: no compressed ecall) */
-	csrw	mepc, t0
+.endm
 
-	mv	a0, sp
-	call	sbi_ecall_handle	/* a0 = error, a1 = value */
-
+/* Their way back, except a0/a1 (an ecall's results) and sp (restored last). */
+.macro RESTORE_CLOBBERED_BUT_A0_A1
 	REG_L	ra, TF_REG(1)(sp)
 	REG_L	tp, TF_REG(4)(sp)
 	REG_L	t0, TF_REG(5)(sp)
@@ -165,6 +154,31 @@ _trap_entry:
 	REG_L	t4, TF_REG(29)(sp)
 	REG_L	t5, TF_REG(30)(sp)
 	REG_L	t6, TF_REG(31)(sp)
+.endm
+
+	.section .text
+	.align	4
+	.globl	_trap_entry
+_trap_entry:
+	csrrw	tp, mscratch, tp
+	REG_S	t0, SCRATCH_TMP0(tp)
+	csrr	t0, mcause
+	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
+	bnez	t0, .Lnot_ecall
+
+	/* an ecall from S-mode */
+	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
+	REG_S	sp, TF_REG(2)(t0)
+	mv	sp, t0
+	SAVE_CLOBBERED
+	csrr	t0, mepc
+	addi	t0, t0, 4		/* return past the ecall (4 bytes: no compressed ecall) */
+	csrw	mepc, t0
+
+	mv	a0, sp
+	call	sbi_ecall_handle	/* a0 = error, a1 = value */
+
+	RESTORE_CLOBBERED_BUT_A0_A1
 	REG_L	sp, TF_REG(2)(sp)
 	mret
 
@@ -193,26 +207,8 @@ _trap_entry:
 .Lsave:
 	REG_S	sp, TF_REG(2)(t0)
 	mv	sp, t0
-	REG_S	ra, TF_REG(1)(sp)
 	REG_S	gp, TF_REG(3)(sp)
-	REG_S	t1, TF_REG(6)(sp)
-	REG_S	t2, TF_REG(7)(sp)
-	REG_S	a0, TF_REG(10)(sp)
-	REG_S	a1, TF_REG(11)(sp)
-	REG_S	a2, TF_REG(12)(sp)
-	REG_S	a3, TF_REG(13)(sp)
-	REG_S	a4, TF_REG(14)(sp)
-	REG_S	a5, TF_REG(15)(sp)
-	REG_S	a6, TF_REG(16)(sp)
-	REG_S	a7, TF_REG(17)(sp)
-	REG_S	t3, TF_REG(28)(sp)
-	REG_S	t4, TF_REG(29)(sp)
-	REG_S	t5, TF_REG(30)(sp)
-	REG_S	t6, TF_REG(31)(sp)
-	REG_L	t0, SCRATCH_TMP0(tp)
-	REG_S	t0, TF_REG(5)(sp)
-	csrrw	t0, mscratch, tp	/* mscratch = scratch again; t0 = old tp */
-	REG_S	t0, TF_REG(4)(sp)
+	SAVE_CLOBBERED
 	csrr	t0, mepc
 	REG_S	t0, TF_MEPC(sp)
 	csrr	t0, mstatus
@@ -223,24 +219,10 @@ _trap_entry:
 
 	REG_L	t0, TF_MEPC(sp)
 	csrw	mepc, t0
-	REG_L	ra, TF_REG(1)(sp)
 	REG_L	gp, TF_REG(3)(sp)
-	REG_L	tp, TF_REG(4)(sp)
-	REG_L	t0, TF_REG(5)(sp)
-	REG_L	t1, TF_REG(6)(sp)
-	REG_L	t2, TF_REG(7)(sp)
 	REG_L	a0, TF_REG(10)(sp)
 	REG_L	a1, TF_REG(11)(sp)
-	REG_L	a2, TF_REG(12)(sp)
-	REG_L	a3, TF_REG(13)(sp)
-	REG_L	a4, TF_REG(14)(sp)
-	REG_L	a5, TF_REG(15)(sp)
-	REG_L	a6, TF_REG(16)(sp)
-	REG_L	a7, TF_REG(17)(sp)
-	REG_L	t3, TF_REG(28)(sp)
-	REG_L	t4, TF_REG(29)(sp)
-	REG_L	t5, TF_REG(30)(sp)
-	REG_L	t6, TF_REG(31)(sp)
+	RESTORE_CLOBBERED_BUT_A0_A1
 	REG_L	sp, TF_REG(2)(sp)
 	mret
 
