@@ -306,14 +306,54 @@ static void say_absent(struct parser *p, const struct matrix *m,
 			counters, missing, counters & ~missing);
 }
 
-/* Rows refused because the table is full: one message for them all. */
+/* Rows a table had no room for: counted, then one message for them all. */
+struct table_full {
+	unsigned int nr;
+	unsigned int first_row;
+};
+
 static void say_full(struct parser *p, const struct matrix *m,
-		     unsigned int first_row, unsigned int nr, unsigned int max)
+		     const struct table_full *full, unsigned int max)
 {
-	if (!nr)
+	if (!full->nr)
 		return;
 	say(p, "%s rows %u-%u: table full (%u rows), %u row%s skipped",
-	    prop_names[m->prop], first_row + 1, m->nr_rows, max, nr, plural(nr));
+	    prop_names[m->prop], full->first_row + 1, m->nr_rows, max,
+	    full->nr, plural(full->nr));
+}
+
+/* An all-zero row (QEMU pads with them) is reported and skipped. */
+static inline bool skip_zero_row(struct parser *p, const struct matrix *m,
+				 unsigned int row)
+{
+	if (!row_is_zero(m, row))
+		return false;
+	say_row(p, m, row, SKIPPED, "all-zero row");
+	return true;
+}
+
+/*
+ * The outcomes every table shares: the row was stored (reporting the
+ * counters the hart lacks, dropped from its bitmap; missing is 0 for
+ * selector rows), or the table is full.  False for a row refused for a
+ * reason of its own, which the caller reports.
+ */
+static bool row_stored_or_full(struct parser *p, const struct matrix *m,
+			       unsigned int row, int err, uint32_t counters,
+			       uint32_t missing, struct table_full *full)
+{
+	if (err == PMU_MAP_OK) {
+		p->st->loaded[m->prop]++;
+		if (missing)
+			say_absent(p, m, row, counters);
+		return true;
+	}
+	if (err == PMU_MAP_ERR_FULL) {
+		if (!full->nr++)
+			full->first_row = row;
+		return true;
+	}
+	return false;
 }
 
 /* ---- the three properties ----------------------------------------------- */
@@ -341,7 +381,8 @@ static void say_overlap(struct parser *p, const struct matrix *m,
 
 static void load_counters(struct parser *p, const struct matrix *m)
 {
-	unsigned int row, full = 0, full_row = 0;
+	struct table_full full = { 0, 0 };
+	unsigned int row;
 
 	for (row = 0; row < m->nr_rows; row++) {
 		uint32_t first = cell(m, row, 0), last = cell(m, row, 1);
@@ -349,10 +390,8 @@ static void load_counters(struct parser *p, const struct matrix *m)
 		uint32_t missing = absent(p, counters);
 		int err;
 
-		if (row_is_zero(m, row)) {
-			say_row(p, m, row, SKIPPED, "all-zero row");
+		if (skip_zero_row(p, m, row))
 			continue;
-		}
 		err = pmu_map_check_range(first, last, counters);
 		if (!err && missing == counters) {
 			say_absent(p, m, row, counters);
@@ -361,16 +400,9 @@ static void load_counters(struct parser *p, const struct matrix *m)
 		if (!err)
 			err = pmu_map_add_range(p->map, first, last,
 						counters & ~missing);
+		if (row_stored_or_full(p, m, row, err, counters, missing, &full))
+			continue;
 		switch (err) {
-		case PMU_MAP_OK:
-			p->st->loaded[m->prop]++;
-			if (missing)
-				say_absent(p, m, row, counters);
-			break;
-		case PMU_MAP_ERR_FULL:
-			if (!full++)
-				full_row = row;
-			break;
 		case PMU_MAP_ERR_EVENT_WIDTH:
 		case PMU_MAP_ERR_EVENT_TYPE:
 		case PMU_MAP_ERR_NO_EVENT:
@@ -396,32 +428,26 @@ static void load_counters(struct parser *p, const struct matrix *m)
 			break;
 		}
 	}
-	say_full(p, m, full_row, full, PMU_MAP_MAX_RANGES);
+	say_full(p, m, &full, PMU_MAP_MAX_RANGES);
 	say_tail(p, m);
 }
 
 static void load_events(struct parser *p, const struct matrix *m)
 {
-	unsigned int row, full = 0, full_row = 0;
+	struct table_full full = { 0, 0 };
+	unsigned int row;
 
 	for (row = 0; row < m->nr_rows; row++) {
 		uint32_t event = cell(m, row, 0);
 		uint64_t selector = cell64(m, row, 1), old = 0;
 		int err;
 
-		if (row_is_zero(m, row)) {
-			say_row(p, m, row, SKIPPED, "all-zero row");
+		if (skip_zero_row(p, m, row))
 			continue;
-		}
 		err = pmu_map_add_selector(p->map, event, selector);
+		if (row_stored_or_full(p, m, row, err, 0, 0, &full))
+			continue;
 		switch (err) {
-		case PMU_MAP_OK:
-			p->st->loaded[m->prop]++;
-			break;
-		case PMU_MAP_ERR_FULL:
-			if (!full++)
-				full_row = row;
-			break;
 		case PMU_MAP_ERR_EVENT_WIDTH:
 		case PMU_MAP_ERR_EVENT_TYPE:
 		case PMU_MAP_ERR_NO_EVENT:
@@ -452,13 +478,14 @@ static void load_events(struct parser *p, const struct matrix *m)
 			break;
 		}
 	}
-	say_full(p, m, full_row, full, PMU_MAP_MAX_SELECTORS);
+	say_full(p, m, &full, PMU_MAP_MAX_SELECTORS);
 	say_tail(p, m);
 }
 
 static void load_raw(struct parser *p, const struct matrix *m)
 {
-	unsigned int row, full = 0, full_row = 0;
+	struct table_full full = { 0, 0 };
+	unsigned int row;
 
 	for (row = 0; row < m->nr_rows; row++) {
 		uint64_t invariant = cell64(m, row, 0), mask = cell64(m, row, 2);
@@ -466,10 +493,8 @@ static void load_raw(struct parser *p, const struct matrix *m)
 		uint32_t missing = absent(p, counters);
 		int err;
 
-		if (row_is_zero(m, row)) {
-			say_row(p, m, row, SKIPPED, "all-zero row");
+		if (skip_zero_row(p, m, row))
 			continue;
-		}
 		err = pmu_map_check_raw(invariant, mask, counters);
 		if (!err && missing == counters) {
 			say_absent(p, m, row, counters);
@@ -478,16 +503,9 @@ static void load_raw(struct parser *p, const struct matrix *m)
 		if (!err)
 			err = pmu_map_add_raw(p->map, invariant, mask,
 					      counters & ~missing);
+		if (row_stored_or_full(p, m, row, err, counters, missing, &full))
+			continue;
 		switch (err) {
-		case PMU_MAP_OK:
-			p->st->loaded[m->prop]++;
-			if (missing)
-				say_absent(p, m, row, counters);
-			break;
-		case PMU_MAP_ERR_FULL:
-			if (!full++)
-				full_row = row;
-			break;
 		case PMU_MAP_ERR_RAW_OUTSIDE_MASK:
 			say_row(p, m, row, SKIPPED,
 				"invariant 0x%llx sets bits 0x%llx outside the mask 0x%llx, so it matches nothing",
@@ -517,7 +535,7 @@ static void load_raw(struct parser *p, const struct matrix *m)
 			break;
 		}
 	}
-	say_full(p, m, full_row, full, PMU_MAP_MAX_RAW);
+	say_full(p, m, &full, PMU_MAP_MAX_RAW);
 	say_tail(p, m);
 }
 
