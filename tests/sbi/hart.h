@@ -106,6 +106,8 @@ unsigned long next_opaque(unsigned long hartid);
 /* hart_start at secondary_entry, then waits for the hart to report. */
 struct sbiret start_secondary(unsigned long hartid, unsigned long opaque,
 			      bool *entered);
+/* Starts every secondary hart; returns how many arrived. */
+unsigned int start_all_secondaries(void);
 
 /* Trap side, also used by the IPI test. */
 void ipi_collect(struct hart *h);

@@ -214,3 +214,18 @@ struct sbiret start_secondary(unsigned long hartid, unsigned long opaque,
 	h->running = *entered;
 	return r;
 }
+
+/* Starts every secondary hart; returns how many arrived. */
+unsigned int start_all_secondaries(void)
+{
+	unsigned int i, up = 0;
+
+	for (i = 0; i < nr_secondaries; i++) {
+		bool entered;
+
+		start_secondary(secondaries[i], next_opaque(secondaries[i]),
+				&entered);
+		up += entered;
+	}
+	return up;
+}

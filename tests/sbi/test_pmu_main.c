@@ -6,15 +6,8 @@
 
 static void start_secondaries(void)
 {
-	unsigned int i, up = 0;
+	unsigned int up = start_all_secondaries();
 
-	for (i = 0; i < nr_secondaries; i++) {
-		bool entered;
-
-		start_secondary(secondaries[i], next_opaque(secondaries[i]),
-				&entered);
-		up += entered;
-	}
 	check(up == nr_secondaries, "pmu",
 	      sfmt("%u secondary harts started for the PMU checks", up),
 	      sfmt("%u of %u arrived", up, nr_secondaries));

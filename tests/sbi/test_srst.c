@@ -30,15 +30,8 @@ static bool word_is(const char *p, const char *word)
 /* Resets are made with the secondaries running, as an OS would. */
 static void start_secondaries_quietly(void)
 {
-	unsigned int i, up = 0;
+	unsigned int up = start_all_secondaries();
 
-	for (i = 0; i < nr_secondaries; i++) {
-		bool entered;
-
-		start_secondary(secondaries[i], next_opaque(secondaries[i]),
-				&entered);
-		up += entered;
-	}
 	info("srst", "%u of %u secondary harts running", up, nr_secondaries);
 }
 
