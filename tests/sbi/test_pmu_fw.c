@@ -136,6 +136,45 @@ static const struct fw_case fw_cases[] = {
 	  act_sfence_vma_asid, "remote_sfence_vma_asid to one other hart" },
 };
 
+/*
+ * The IPI and fence events are about other harts ("sent to / received
+ * from other HART"): requests a hart makes of itself move none of them.
+ * Tally's reading; other firmware is free to count them.
+ */
+static void check_self_not_counted(void)
+{
+	static const unsigned long codes[] = {
+		FW_IPI_SENT, FW_IPI_RECEIVED,
+		FW_SFENCE_VMA_SENT, FW_SFENCE_VMA_RECEIVED,
+	};
+	unsigned long idx[4], self = 1UL << boot_hartid;
+	unsigned int i, k;
+
+	if (!pmu.tally) {
+		skip("pmu", "IPIs and fences to self are not counted",
+		     "not Tally: implementations differ");
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		idx[i] = fw_begin(boot_hartid, codes[i]);
+		if (idx[i] == -1UL) {
+			pmu_release_all();
+			return;
+		}
+	}
+	for (k = 0; k < K_CALLS; k++) {
+		sbi_send_ipi(self, 0);
+		sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA, self, 0,
+			  0x80200000, 0x1000, 0, 0);
+	}
+	csr_clear(CSR_SIP, SIP_SSIP);
+	for (i = 0; i < 4; i++)
+		expect_val(fw_end(boot_hartid, idx[i]), 0, "pmu",
+			   sfmt("firmware event %lu ignores %u IPIs and "
+				"sfence.vma requests a hart sends itself",
+				codes[i], K_CALLS));
+}
+
 static void check_case(const struct fw_case *c, unsigned long remote)
 {
 	unsigned long s, r = -1UL;
@@ -336,6 +375,7 @@ void test_pmu_fw_events(void)
 	}
 	local_irq_disable();
 	csr_clear(CSR_SIE, SIE_SSIE);
+	check_self_not_counted();
 	check_trap_event(FW_ILLEGAL_INSN, illegal_insns,
 			 "S-mode illegal instructions (mhartid reads)");
 	check_trap_event(FW_ACCESS_LOAD, access_faults,
