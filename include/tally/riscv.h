@@ -32,6 +32,13 @@
 #define MSTATUS_MPRV	(1UL << 17)
 #define MSTATUS_SUM	(1UL << 18)
 #define MSTATUS_MXR	(1UL << 19)
+#define MSTATUS_GVA	(1UL << 38)	/* RV64: mtval holds a guest virtual address */
+#define MSTATUS_MPV	(1UL << 39)	/* RV64: the trap came from VS/VU-mode (V=1) */
+
+/* hstatus (H extension) */
+#define HSTATUS_GVA	(1UL << 6)
+#define HSTATUS_SPV	(1UL << 7)
+#define HSTATUS_SPVP	(1UL << 8)
 
 /* Interrupt numbers and mip/mie bits */
 #define IRQ_S_SOFT	1
@@ -61,10 +68,15 @@
 #define CAUSE_STORE_ACCESS		7
 #define CAUSE_USER_ECALL		8
 #define CAUSE_SUPERVISOR_ECALL		9
+#define CAUSE_VIRTUAL_SUPERVISOR_ECALL	10	/* H: ecall from VS-mode */
 #define CAUSE_MACHINE_ECALL		11
 #define CAUSE_FETCH_PAGE_FAULT		12
 #define CAUSE_LOAD_PAGE_FAULT		13
 #define CAUSE_STORE_PAGE_FAULT		15
+#define CAUSE_FETCH_GUEST_PAGE_FAULT	20
+#define CAUSE_LOAD_GUEST_PAGE_FAULT	21
+#define CAUSE_VIRTUAL_INSTRUCTION	22
+#define CAUSE_STORE_GUEST_PAGE_FAULT	23
 #define MCAUSE_IRQ_FLAG			(1UL << (__riscv_xlen - 1))
 
 /* menvcfg */
@@ -89,6 +101,18 @@
 #define CSR_MHPMCOUNTER3 0xB03
 #define CSR_MHPMEVENT3	0x323
 #define CSR_CYCLE	0xC00
+/* H extension */
+#define CSR_VSSTATUS	0x200
+#define CSR_VSTVEC	0x205
+#define CSR_VSEPC	0x241
+#define CSR_VSCAUSE	0x242
+#define CSR_VSTVAL	0x243
+#define CSR_HSTATUS	0x600
+#define CSR_HEDELEG	0x602
+#define CSR_HTVAL	0x643
+#define CSR_HTINST	0x64A
+#define CSR_MTINST	0x34A
+#define CSR_MTVAL2	0x34B
 
 #ifndef __ASSEMBLER__
 

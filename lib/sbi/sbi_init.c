@@ -130,11 +130,25 @@ static void probe_features(void)
 	hart_features.has_mcountinhibit = ok;
 	csr_read_guarded(CSR_MCYCLECFG, &ok);
 	hart_features.has_smcntrpmf = ok;
-	hart_features.has_h = misa_has('h');
+	/* misa may read 0: the H extension is there if hstatus is */
+	csr_read_guarded(CSR_HSTATUS, &ok);
+	hart_features.has_h = ok;
 	hart_features.has_fp = misa_has('f') || misa_has('d');
 	probe_counters();
 	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
 	platform.has_sstc = hart_features.has_sstc;
+}
+
+/*
+ * With the H extension, the traps a guest's hypervisor handles go to
+ * HS-mode directly: ecalls from VS-mode (never SBI calls: a guest asks its
+ * hypervisor), guest-page faults and virtual-instruction exceptions.
+ */
+static unsigned long medeleg_hypervisor(void)
+{
+	return (1UL << CAUSE_VIRTUAL_SUPERVISOR_ECALL) | (1UL << CAUSE_FETCH_GUEST_PAGE_FAULT) |
+	       (1UL << CAUSE_LOAD_GUEST_PAGE_FAULT) | (1UL << CAUSE_VIRTUAL_INSTRUCTION) |
+	       (1UL << CAUSE_STORE_GUEST_PAGE_FAULT);
 }
 
 void hart_init_local(void)
@@ -150,7 +164,10 @@ void hart_init_local(void)
 	 * firmware events of the PMU, and are forwarded after counting */
 	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
 			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
-			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT));
+			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT) |
+			   (hart_features.has_h ? medeleg_hypervisor() : 0));
+	if (hart_features.has_h)
+		csr_clear(mstatus, MSTATUS_MPV);	/* the next mret enters HS-mode */
 	csr_write(mcounteren, 0xffffffffUL);
 	/* programmable counters stop until the PMU starts them; cycle and instret run */
 	if (hart_features.has_mcountinhibit)

@@ -10,6 +10,7 @@
 #include <tally/console.h>
 #include <tally/fw_event.h>
 #include <tally/hart.h>
+#include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
@@ -21,18 +22,97 @@ static unsigned long trap_prev_mode(const struct trap_frame *tf)
 	return (tf->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT;
 }
 
+/* Does this exception's tval hold a virtual address (GVA may be set)? */
+static bool cause_tval_is_address(unsigned long cause)
+{
+	switch (cause) {
+	case CAUSE_MISALIGNED_FETCH: case CAUSE_FETCH_ACCESS: case CAUSE_BREAKPOINT:
+	case CAUSE_MISALIGNED_LOAD: case CAUSE_LOAD_ACCESS:
+	case CAUSE_MISALIGNED_STORE: case CAUSE_STORE_ACCESS:
+	case CAUSE_FETCH_PAGE_FAULT: case CAUSE_LOAD_PAGE_FAULT: case CAUSE_STORE_PAGE_FAULT:
+	case CAUSE_FETCH_GUEST_PAGE_FAULT: case CAUSE_LOAD_GUEST_PAGE_FAULT:
+	case CAUSE_STORE_GUEST_PAGE_FAULT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A trap from VS/VU-mode that hedeleg gives to the guest: what the hart
+ * does for a trap into VS-mode.  vsstatus, vsepc, vscause, vstval take the
+ * trap; V stays 1 (mstatus.MPV) and the guest resumes at vstvec in VS-mode.
+ */
+static void redirect_to_vsmode(struct trap_frame *tf, unsigned long cause, unsigned long tval)
+{
+	unsigned long old = csr_read(CSR_VSSTATUS);
+	unsigned long vs = old & ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE);
+	unsigned long ms = tf->mstatus;
+
+	csr_write(CSR_VSCAUSE, cause);
+	csr_write(CSR_VSTVAL, tval);
+	csr_write(CSR_VSEPC, tf->mepc);
+	if (trap_prev_mode(tf) == PRV_S)
+		vs |= MSTATUS_SPP;
+	if (old & MSTATUS_SIE)
+		vs |= MSTATUS_SPIE;
+	csr_write(CSR_VSSTATUS, vs);
+	ms = (ms & ~MSTATUS_MPP) | (PRV_S << MSTATUS_MPP_SHIFT);
+	tf->mstatus = ms;
+	csr_write(mstatus, ms);
+	tf->mepc = csr_read(CSR_VSTVEC) & ~3UL;
+}
+
+/*
+ * The H-extension half of a trap into HS-mode: hstatus.SPV = V at the
+ * trap, SPVP = the guest's privilege if V was 1 (unchanged otherwise), GVA
+ * whether stval is a guest virtual address; htval and htinst from mtval2
+ * and mtinst, which the hart wrote for this trap.  GVA is also checked
+ * against the cause: only an address can be a guest virtual address.
+ */
+static void hs_trap_hstatus(const struct trap_frame *tf, unsigned long cause)
+{
+	unsigned long hs = csr_read(CSR_HSTATUS) & ~(HSTATUS_SPV | HSTATUS_GVA);
+
+	if (tf->mstatus & MSTATUS_MPV) {
+		hs |= HSTATUS_SPV;
+		hs &= ~HSTATUS_SPVP;
+		if (trap_prev_mode(tf) == PRV_S)
+			hs |= HSTATUS_SPVP;
+	}
+	if ((tf->mstatus & MSTATUS_GVA) && cause_tval_is_address(cause))
+		hs |= HSTATUS_GVA;
+	csr_write(CSR_HSTATUS, hs);
+	csr_write(CSR_HTVAL, csr_read(CSR_MTVAL2));
+	csr_write(CSR_HTINST, csr_read(CSR_MTINST));
+}
+
+/*
+ * Deliver an exception the firmware does not handle to S-mode, as the
+ * hart would have had medeleg delegated it.  With the H extension and a
+ * trap from VS/VU-mode (mstatus.MPV = 1) that is VS-mode if hedeleg
+ * delegates the cause, else HS-mode with V cleared.  Called from
+ * trap_handler only: mtval2 and mtinst still describe this trap.
+ */
 void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned long tval)
 {
 	unsigned long prev = trap_prev_mode(tf);
 	unsigned long ms = tf->mstatus;
+	bool virt = hart_features.has_h && (ms & MSTATUS_MPV);
 
 	if (prev == PRV_M)
 		trap_fatal(tf, "exception in M-mode");
+	if (virt && cause < __riscv_xlen && ((csr_read(CSR_HEDELEG) >> cause) & 1)) {
+		redirect_to_vsmode(tf, cause, tval);
+		return;
+	}
+	if (hart_features.has_h)
+		hs_trap_hstatus(tf, cause);
 	csr_write(scause, cause);
 	csr_write(stval, tval);
 	csr_write(sepc, tf->mepc);
-	/* what the hart does when it takes a trap into S-mode */
-	ms &= ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE | MSTATUS_MPP);
+	/* what the hart does when it takes a trap into (H)S-mode */
+	ms &= ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE | MSTATUS_MPP | MSTATUS_MPV);
 	if (prev == PRV_S)
 		ms |= MSTATUS_SPP;
 	if (tf->mstatus & MSTATUS_SIE)
