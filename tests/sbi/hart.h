@@ -25,6 +25,7 @@ enum hart_cmd {
 	CMD_SUSPEND,		/* arg0 type, arg1 resume addr, arg2 opaque,
 				 * arg3 timer ticks to wake it */
 	CMD_ECALL,		/* arg0 = struct hart_ecall *: any SBI call */
+	CMD_CALL,		/* arg0 = struct sbiret (*)(void): a test function */
 };
 
 /* CMD_ECALL: the call a secondary makes for the boot hart. */

@@ -81,6 +81,7 @@ static void run_all(void)
 	test_hsm_start_all();
 	test_ipi_all();
 	test_rfence();
+	test_hyp();
 	test_hsm_suspend();
 	test_hsm_stop_start();
 	test_srst_invalid();
@@ -106,6 +107,16 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		check(!fdt_err, "boot", "a1 points at a readable FDT",
 		      sfmt("fdt_parse returned %d", fdt_err));
 		test_pmu();
+		finish();
+	}
+	/* "hyp" selects the hypervisor run: VS-mode traps and the hfences,
+	 * on a CPU with or without H (run.sh's choice). */
+	if (boot_arg(machine.bootargs, "hyp")) {
+		check(!fdt_err, "boot", "a1 points at a readable FDT",
+		      sfmt("fdt_parse returned %d", fdt_err));
+		start_all_secondaries();
+		test_hyp();
+		test_rfence();
 		finish();
 	}
 	test_boot(hartid, fdt_err);

@@ -2,7 +2,8 @@
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
-# without Sscofpmf.
+# without Sscofpmf, and the hypervisor runs (bootargs "hyp"), with and
+# without the H extension.
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -89,6 +90,19 @@ while read -r name cpu args; do
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
+EOF
+
+# Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as
+# the H extension says; without H the payload finds no hstatus and the
+# hfence calls must answer NOT_SUPPORTED.
+while read -r name cpu; do
+	log="$logdir/$name.log"
+	run "$log" "$fw" hyp "$cpu"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
+done <<'EOF'
+hyp-h rv64,h=true
+hyp-noh rv64,h=false
 EOF
 
 [[ $failures -eq 0 ]]

@@ -1,0 +1,296 @@
+/* Hypervisor guests: the payload, as an HS-mode hypervisor, enters
+ * VS-mode with sret and checks that the guest's traps reach HS-mode (or
+ * VS-mode, where hedeleg says so) with the CSRs the privileged spec's H
+ * chapter says a trap into HS-mode writes: scause, sepc, stval,
+ * sstatus.SPP, hstatus.SPV/SPVP/GVA, htval, htinst.  Some of these traps
+ * the hart delivers itself once the firmware delegates them (medeleg),
+ * the others (illegal instruction, access faults) the firmware forwards.
+ *
+ * A trap wrongly delivered to VS-mode cannot report: the HS vector then
+ * runs in VS-mode and waits for an HS timer interrupt armed beforehand,
+ * which brings it back to HS-mode (an HS interrupt is always enabled
+ * while V=1).  The case then fails instead of hanging. */
+#include "hart.h"
+#include "hyp.h"
+#include "test.h"
+
+#define GUEST_A0	0x600dcafeUL
+#define JUNK		0x5a5a5a5a5a5a5a5aUL	/* preset: a CSR the trap must write */
+#define GPA_HOLE	0xc0000000UL	/* the G-stage table leaves 3-4 GiB unmapped */
+#define RESCUE_MS	100
+#define ACCESS_FAULT_ADDR	0x8UL
+
+#define EXC_BREAKPOINT		3
+#define EXC_VS_ECALL		10
+#define EXC_FETCH_GUEST_PF	20
+#define EXC_LOAD_GUEST_PF	21
+#define EXC_VIRTUAL_INSN	22
+#define EXC_STORE_GUEST_PF	23
+
+#define HGATP_MODE_SV39X4	(8UL << 60)
+#define GPTE_LEAF_RWXU		0xdfUL	/* V R W X U A D */
+
+static struct hyp_run run;
+/* Sv39x4 root: 2048 entries, 16 KiB aligned; one 1 GiB leaf per entry. */
+static unsigned long gstage_root[2048] __attribute__((aligned(16384)));
+
+static bool probe_h(void)
+{
+	struct hart *h = this_hart();
+	unsigned long v = 0;
+
+	h->trap_cause = 0;
+	h->trap_armed = true;
+	mb();
+	__asm__ __volatile__("csrr %0, " csr_str(CSR_HSTATUS) : "+r"(v) : : "memory");
+	mb();
+	h->trap_armed = false;
+	return h->trap_cause == 0;
+}
+
+/* The instruction at pc, read as two parcels (pc may be 2-aligned). */
+static unsigned long insn_at(const void *pc)
+{
+	const volatile unsigned short *p = pc;
+
+	return p[0] | ((unsigned long)p[1] << 16);
+}
+
+/* Runs the guest at entry until its next trap reaches HS-mode.  gva_preset
+ * is written to hstatus.GVA first, the opposite of what the trap must
+ * leave, so that a pass shows the trap wrote it. */
+static bool guest_trap(const void *entry, unsigned long a0, unsigned long hs_set,
+		       bool gva_preset)
+{
+	const unsigned long sstatus_bits = SSTATUS_SIE | SSTATUS_SPIE | SSTATUS_SPP;
+	unsigned long sstatus = csr_read(CSR_SSTATUS) & sstatus_bits;
+	unsigned long sie = csr_read(CSR_SIE);
+
+	run = (struct hyp_run){ .entry = (unsigned long)entry, .guest_a0 = a0 };
+	local_irq_disable();
+	csr_clear(CSR_HSTATUS, HSTATUS_GVA | HSTATUS_VTW);
+	csr_set(CSR_HSTATUS, hs_set | (gva_preset ? HSTATUS_GVA : 0));
+	csr_write(CSR_HTVAL, JUNK);
+	csr_write(CSR_HTINST, JUNK);
+	csr_write(CSR_SIE, SIE_STIE);
+	sbi_set_timer(rdtime() + ms_to_ticks(RESCUE_MS));
+	hyp_run_guest(&run);
+	sbi_set_timer(~0ULL);
+	csr_write(CSR_SIE, sie);
+	csr_clear(CSR_HSTATUS, HSTATUS_SPV | HSTATUS_VTW);
+	csr_clear(CSR_SSTATUS, sstatus_bits);
+	csr_set(CSR_SSTATUS, sstatus);
+	return !(run.scause & SCAUSE_INTERRUPT);
+}
+
+struct want {
+	unsigned long cause, sepc, stval, htval;
+	bool stval_may_be_0;	/* stval holds the instruction or 0 */
+	bool htval_may_be_0;	/* htval holds the GPA >> 2 or 0 */
+	bool gva;		/* stval is a guest virtual address */
+	unsigned long prv;	/* 1: trapped from VS, 0: from VU */
+};
+
+/* One line for "it reached HS-mode", then the CSRs it left. */
+static void check_hs_trap(const char *what, bool reached, const struct want *w)
+{
+	unsigned long hs = run.hstatus;
+	unsigned long spv = !!(hs & HSTATUS_SPV), spvp = !!(hs & HSTATUS_SPVP);
+	unsigned long gva = !!(hs & HSTATUS_GVA), spp = !!(run.sstatus & SSTATUS_SPP);
+
+	if (!check(reached && run.scause == w->cause, "hyp",
+		   sfmt("%s reaches HS-mode (stvec) with scause %lu", what, w->cause),
+		   reached ? sfmt("scause=%lx sepc=%lx", run.scause, run.sepc)
+			   : sfmt("never reached HS-mode: it was delivered to VS-mode "
+				  "(HS took it back by its timer at sepc=%lx)", run.sepc)))
+		return;
+	check(run.sepc == w->sepc &&
+	      (run.stval == w->stval || (w->stval_may_be_0 && run.stval == 0)), "hyp",
+	      sfmt("%s: sepc=%lx stval=%lx", what, w->sepc, w->stval),
+	      sfmt("sepc=%lx stval=%lx", run.sepc, run.stval));
+	check(spv == 1 && spvp == w->prv && spp == w->prv && gva == w->gva, "hyp",
+	      sfmt("%s: hstatus.SPV=1 SPVP=%lu GVA=%d, sstatus.SPP=%lu", what, w->prv,
+		   w->gva, w->prv),
+	      sfmt("SPV=%lu SPVP=%lu GVA=%lu SPP=%lu", spv, spvp, gva, spp));
+	check(run.htval == w->htval || (w->htval_may_be_0 && run.htval == 0), "hyp",
+	      sfmt("%s: htval=%lx%s", what, w->htval, w->htval_may_be_0 ? " or 0" : ""),
+	      sfmt("htval=%lx", run.htval));
+	check(run.htinst != JUNK, "hyp", sfmt("%s: htinst written by the trap", what),
+	      sfmt("htinst=%lx (left as preset)", run.htinst));
+}
+
+static void check_ecall(void)
+{
+	bool reached = guest_trap(guest_ecall, GUEST_A0, 0, true);
+	struct want w = { .cause = EXC_VS_ECALL, .sepc = (unsigned long)guest_ecall_insn,
+			  .prv = 1 };
+
+	check_hs_trap("ecall from VS", reached, &w);
+	check(reached && run.ga[0] == GUEST_A0, "hyp",
+	      "ecall from VS is not served as an SBI call by M-mode (a0 intact)",
+	      sfmt("a0=%lx a1=%lx", run.ga[0], run.ga[1]));
+}
+
+static void check_illegal(void)
+{
+	struct want w = { .cause = EXC_ILLEGAL_INSN, .sepc = (unsigned long)guest_illegal,
+			  .stval = insn_at(guest_illegal), .stval_may_be_0 = true,
+			  .prv = 1 };
+
+	check_hs_trap("illegal instruction from VS", guest_trap(guest_illegal, 0, 0, true), &w);
+	w.sepc = (unsigned long)guest_vu_illegal;
+	w.stval = insn_at(guest_vu_illegal);
+	w.prv = 0;
+	check_hs_trap("illegal instruction from VU",
+		      guest_trap(guest_to_vu, 0, 0, true), &w);
+}
+
+static void check_virtual_instruction(void)
+{
+	struct want w = { .cause = EXC_VIRTUAL_INSN, .sepc = (unsigned long)guest_csr_hstatus,
+			  .stval = insn_at(guest_csr_hstatus), .stval_may_be_0 = true,
+			  .prv = 1 };
+
+	check_hs_trap("hstatus read from VS", guest_trap(guest_csr_hstatus, 0, 0, true), &w);
+	w.sepc = (unsigned long)guest_wfi;
+	w.stval = insn_at(guest_wfi);
+	check_hs_trap("wfi from VS with hstatus.VTW",
+		      guest_trap(guest_wfi, 0, HSTATUS_VTW, true), &w);
+}
+
+/* A load from the firmware from VS-mode: PMP faults it in M-mode, the
+ * firmware forwards it (stval a guest virtual address: GVA = 1). */
+static void check_access_fault(void)
+{
+	struct want w = { .cause = EXC_LOAD_ACCESS, .sepc = (unsigned long)guest_load,
+			  .stval = ACCESS_FAULT_ADDR, .htval = ACCESS_FAULT_ADDR >> 2, .htval_may_be_0 = true,
+			  .gva = true, .prv = 1 };
+
+	check_hs_trap("load access fault from VS",
+		      guest_trap(guest_load, ACCESS_FAULT_ADDR, 0, false), &w);
+}
+
+static bool gstage_on(void)
+{
+	unsigned long i;
+
+	for (i = 0; i < 2048; i++)
+		gstage_root[i] = 0;
+	/* identity: 0-1 GiB (devices) and 2-3 GiB (RAM); 3-4 GiB is the hole */
+	gstage_root[0] = (0x00000000UL >> 12) << 10 | GPTE_LEAF_RWXU;
+	gstage_root[2] = (0x80000000UL >> 12) << 10 | GPTE_LEAF_RWXU;
+	mb();
+	csr_write(CSR_HGATP, HGATP_MODE_SV39X4 | ((unsigned long)gstage_root >> 12));
+	hyp_sfence_gvma();
+	return (csr_read(CSR_HGATP) >> 60) == 8;
+}
+
+static void gstage_off(void)
+{
+	csr_write(CSR_HGATP, 0);
+	hyp_sfence_gvma();
+}
+
+static void check_guest_page_faults(void)
+{
+	struct want w = { .cause = EXC_LOAD_GUEST_PF, .sepc = (unsigned long)guest_load,
+			  .stval = GPA_HOLE, .htval = GPA_HOLE >> 2, .gva = true, .prv = 1 };
+
+	if (!gstage_on()) {
+		gstage_off();
+		skip("hyp", "guest page faults", "hgatp does not take Sv39x4");
+		return;
+	}
+	check_hs_trap("load guest-page fault", guest_trap(guest_load, GPA_HOLE, 0, false), &w);
+	w.cause = EXC_STORE_GUEST_PF;
+	w.sepc = (unsigned long)guest_store;
+	check_hs_trap("store guest-page fault", guest_trap(guest_store, GPA_HOLE, 0, false), &w);
+	w.cause = EXC_FETCH_GUEST_PF;
+	w.sepc = GPA_HOLE;
+	check_hs_trap("fetch guest-page fault", guest_trap((void *)GPA_HOLE, 0, 0, false), &w);
+	gstage_off();
+}
+
+/* hedeleg: the guest's own vector (vstvec) takes these, in VS-mode; it
+ * passes vscause, vsepc, vstval, vsstatus to HS-mode by an ecall. */
+static void check_vs_delegation(const char *what, unsigned long cause, const char *pc,
+				bool stval_is_insn)
+{
+	unsigned long insn = insn_at(pc);
+	bool reached;
+
+	csr_write(CSR_HEDELEG, 1UL << cause);
+	csr_write(CSR_VSTVEC, (unsigned long)guest_vs_vector);
+	csr_clear(CSR_VSSTATUS, SSTATUS_SIE | SSTATUS_SPIE | SSTATUS_SPP);
+	reached = guest_trap(pc, 0, 0, false);
+	csr_write(CSR_HEDELEG, 0);
+	check(reached && run.scause == EXC_VS_ECALL && run.sepc > (unsigned long)guest_vs_vector &&
+	      run.sepc < (unsigned long)guest_vs_vector + 32, "hyp",
+	      sfmt("%s with hedeleg bit %lu goes to the guest's vstvec", what, cause),
+	      sfmt("HS got scause=%lx sepc=%lx (vector at %p)", run.scause, run.sepc,
+		   guest_vs_vector));
+	check(run.ga[1] == cause && run.ga[2] == (unsigned long)pc &&
+	      (run.ga[3] == 0 || (stval_is_insn && run.ga[3] == insn)) &&
+	      (run.ga[4] & SSTATUS_SPP), "hyp",
+	      sfmt("%s in VS-mode: vscause=%lu vsepc=%p vsstatus.SPP=1", what, cause, pc),
+	      sfmt("vscause=%lx vsepc=%lx vstval=%lx vsstatus=%lx", run.ga[1], run.ga[2],
+		   run.ga[3], run.ga[4]));
+}
+
+/* On a secondary hart (CMD_CALL): its firmware set-up (at hart_start)
+ * delegates a VS ecall too.  value: scause, error: 0 if SPV was set. */
+static struct sbiret secondary_vs_ecall(void)
+{
+	bool reached = guest_trap(guest_ecall, GUEST_A0, 0, true);
+
+	return (struct sbiret){ .error = reached && (run.hstatus & HSTATUS_SPV) ? 0 : -1,
+				.value = run.scause };
+}
+
+static void check_secondaries(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_secondaries; i++) {
+		unsigned long id = secondaries[i];
+		struct sbiret r;
+
+		if (!harts[id].running || harts[id].lost)
+			continue;
+		r = hart_do(id, CMD_CALL, (unsigned long)secondary_vs_ecall, 0, 0, 0,
+			    4 * RESCUE_MS);
+		check(r.error == 0 && r.value == EXC_VS_ECALL, "hyp",
+		      sfmt("hart %lu (started by hart_start): ecall from VS reaches HS-mode", id),
+		      sfmt("scause=%lx, %s", r.value, r.error ? "not in HS-mode with SPV" : "SPV"));
+	}
+}
+
+void test_hyp(void)
+{
+	bool has_h = probe_h();
+	unsigned long hstatus;
+
+	check(has_h == machine.cpu_has_h, "hyp",
+	      sfmt("hstatus is %s, as riscv,isa says", has_h ? "there" : "absent"),
+	      sfmt("hstatus %s, riscv,isa H %s", has_h ? "readable" : "traps",
+		   machine.cpu_has_h ? "yes" : "no"));
+	if (!has_h) {
+		skip("hyp", "VS-mode traps", "no H extension");
+		return;
+	}
+	hstatus = csr_read(CSR_HSTATUS);
+	csr_write(CSR_HEDELEG, 0);
+	csr_write(CSR_HIDELEG, 0);
+	csr_write(CSR_HGATP, 0);
+	csr_write(CSR_VSATP, 0);
+	check_ecall();
+	check_illegal();
+	check_virtual_instruction();
+	check_access_fault();
+	check_guest_page_faults();
+	check_vs_delegation("illegal instruction", EXC_ILLEGAL_INSN, guest_illegal, true);
+	check_vs_delegation("ebreak", EXC_BREAKPOINT, guest_ebreak, false);
+	check_secondaries();
+	csr_write(CSR_VSTVEC, 0);
+	csr_write(CSR_HSTATUS, hstatus);
+}
