@@ -67,8 +67,10 @@ static void redirect_to_vsmode(struct trap_frame *tf, unsigned long cause, unsig
  * The H-extension half of a trap into HS-mode: hstatus.SPV = V at the
  * trap, SPVP = the guest's privilege if V was 1 (unchanged otherwise), GVA
  * whether stval is a guest virtual address; htval and htinst from mtval2
- * and mtinst, which the hart wrote for this trap.  GVA is also checked
- * against the cause: only an address can be a guest virtual address.
+ * and mtinst, which the hart wrote for this trap.  mstatus.GVA is also
+ * checked against the cause: only an address can be a guest virtual
+ * address, and QEMU 7.2 sets mstatus.GVA for any nonzero mtval from V=1,
+ * an illegal instruction's bits included.
  */
 static void hs_trap_hstatus(const struct trap_frame *tf, unsigned long cause)
 {
