@@ -27,15 +27,29 @@ static bool range_is_everything(unsigned long start, unsigned long size)
 	       size / PAGE_SIZE > RFENCE_MAX_PAGES || start + size < start;
 }
 
-/* hfence.vvma / hfence.gvma are spelt with .insn: not every assembler knows them. */
+/*
+ * hfence.vvma / hfence.gvma are spelt with .insn: not every assembler knows
+ * them.  rs2 = x0 fences every ASID (VMID); rs2 = a register holding 0 would
+ * fence ASID (VMID) 0 only, so the "all" forms have their own helpers.
+ */
 static inline void hfence_vvma(unsigned long va, unsigned long asid)
 {
 	__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, %0, %1" :: "r"(va), "r"(asid) : "memory");
 }
 
+static inline void hfence_vvma_all_asids(unsigned long va)
+{
+	__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, %0, x0" :: "r"(va) : "memory");
+}
+
 static inline void hfence_gvma(unsigned long gpa_shifted, unsigned long vmid)
 {
 	__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, %0, %1" :: "r"(gpa_shifted), "r"(vmid) : "memory");
+}
+
+static inline void hfence_gvma_all_vmids(unsigned long gpa_shifted)
+{
+	__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, %0, x0" :: "r"(gpa_shifted) : "memory");
 }
 
 static void local_sfence(const struct rfence_request *r, bool use_asid)
@@ -66,8 +80,12 @@ static void local_hfence_gvma(const struct rfence_request *r, bool use_vmid)
 			__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, x0, x0" ::: "memory");
 		return;
 	}
-	for (unsigned long gpa = r->start; gpa - r->start < r->size; gpa += PAGE_SIZE)
-		hfence_gvma(gpa >> 2, vmid);
+	for (unsigned long gpa = r->start; gpa - r->start < r->size; gpa += PAGE_SIZE) {
+		if (use_vmid)
+			hfence_gvma(gpa >> 2, vmid);
+		else
+			hfence_gvma_all_vmids(gpa >> 2);
+	}
 }
 
 /* VVMA fences act on the caller's VMID, which travels in the request. */
@@ -82,8 +100,12 @@ static void local_hfence_vvma(const struct rfence_request *r, bool use_asid,
 		else
 			__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, x0, x0" ::: "memory");
 	} else {
-		for (unsigned long va = r->start; va - r->start < r->size; va += PAGE_SIZE)
-			hfence_vvma(va, use_asid ? r->asid : 0);
+		for (unsigned long va = r->start; va - r->start < r->size; va += PAGE_SIZE) {
+			if (use_asid)
+				hfence_vvma(va, r->asid);
+			else
+				hfence_vvma_all_asids(va);
+		}
 	}
 	csr_write(CSR_HGATP, hgatp);
 }

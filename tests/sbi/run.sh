@@ -3,7 +3,7 @@
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
 # without Sscofpmf, and the hypervisor runs (bootargs "hyp"), with and
-# without the H extension.
+# without the H extension, and a static check of the images' hfences.
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -104,5 +104,10 @@ done <<'EOF'
 hyp-h rv64,h=true
 hyp-noh rv64,h=false
 EOF
+
+# The hfence encodings of every image (no QEMU run can tell them apart).
+for fw in "${images[@]}"; do
+	"$(dirname "$0")/check-hfence.sh" "${fw%.bin}.elf" || failures=$((failures + 1))
+done
 
 [[ $failures -eq 0 ]]
