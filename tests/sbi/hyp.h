@@ -5,6 +5,7 @@
 #define SBI_TEST_HYP_H
 
 #define CSR_VSSTATUS	0x200
+#define CSR_VSIE	0x204
 #define CSR_VSTVEC	0x205
 #define CSR_VSSCRATCH	0x240
 #define CSR_VSEPC	0x241
@@ -15,6 +16,7 @@
 #define CSR_HEDELEG	0x602
 #define CSR_HIDELEG	0x603
 #define CSR_HTVAL	0x643
+#define CSR_HVIP	0x645
 #define CSR_HTINST	0x64a
 #define CSR_HGATP	0x680
 
@@ -57,7 +59,7 @@ extern char guest_illegal[];
 extern char guest_csr_hstatus[];
 extern char guest_wfi[];
 extern char guest_load[], guest_store[];
-extern char guest_ebreak[];
+extern char guest_ebreak[], guest_wait[];
 extern char guest_to_vu[], guest_vu_illegal[];
 extern char guest_vs_vector[];
 void hyp_sfence_gvma(void);

@@ -133,6 +133,10 @@ guest_store:
 	sd	zero, 0(a0)
 	j	guest_store
 
+	.globl	guest_wait
+guest_wait:
+	j	guest_wait		/* until an interrupt */
+
 	.globl	guest_ebreak
 guest_ebreak:
 	ebreak

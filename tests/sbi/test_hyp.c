@@ -237,6 +237,32 @@ static void check_vs_delegation(const char *what, unsigned long cause, const cha
 		   run.ga[3], run.ga[4]));
 }
 
+/* A VS-level software interrupt the hypervisor injects (hvip.VSSIP) and
+ * delegates (hideleg) reaches the guest's vstvec: the firmware must leave
+ * the VS-level interrupts delegated to HS-mode (mideleg). */
+static void check_vs_interrupt(void)
+{
+	const unsigned long vssip = 1UL << 2, vs_ssie = 1UL << 1;
+	bool reached;
+
+	csr_write(CSR_HIDELEG, vssip);
+	csr_write(CSR_VSTVEC, (unsigned long)guest_vs_vector);
+	csr_write(CSR_VSIE, vs_ssie);
+	csr_set(CSR_VSSTATUS, SSTATUS_SIE);
+	csr_set(CSR_HVIP, vssip);
+	reached = guest_trap(guest_wait, 0, 0, false);
+	csr_clear(CSR_HVIP, vssip);
+	csr_clear(CSR_VSSTATUS, SSTATUS_SIE);
+	csr_write(CSR_VSIE, 0);
+	csr_write(CSR_HIDELEG, 0);
+	check(reached && run.scause == EXC_VS_ECALL &&
+	      run.ga[1] == (SCAUSE_INTERRUPT | IRQ_S_SOFT) &&
+	      run.ga[2] == (unsigned long)guest_wait, "hyp",
+	      "hvip.VSSIP with hideleg reaches the guest's vstvec as its software interrupt",
+	      sfmt("HS got scause=%lx; guest saw vscause=%lx vsepc=%lx", run.scause,
+		   run.ga[1], run.ga[2]));
+}
+
 /* On a secondary hart (CMD_CALL): its firmware set-up (at hart_start)
  * delegates a VS ecall too.  value: scause, error: 0 if SPV was set. */
 static struct sbiret secondary_vs_ecall(void)
@@ -290,6 +316,7 @@ void test_hyp(void)
 	check_guest_page_faults();
 	check_vs_delegation("illegal instruction", EXC_ILLEGAL_INSN, guest_illegal, true);
 	check_vs_delegation("ebreak", EXC_BREAKPOINT, guest_ebreak, false);
+	check_vs_interrupt();
 	check_secondaries();
 	csr_write(CSR_VSTVEC, 0);
 	csr_write(CSR_HSTATUS, hstatus);
