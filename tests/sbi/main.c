@@ -83,6 +83,7 @@ static void run_all(void)
 	test_rfence();
 	test_hsm_suspend();
 	test_hsm_stop_start();
+	test_dbtr();
 	test_srst_invalid();
 }
 
