@@ -109,6 +109,12 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_pmu();
 		finish();
 	}
+	/* "dbtr" selects the DBTR run, with the secondaries up (run.sh). */
+	if (boot_arg(machine.bootargs, "dbtr")) {
+		start_all_secondaries();
+		test_dbtr();
+		finish();
+	}
 	test_boot(hartid, fdt_err);
 	run_all();
 	finish();

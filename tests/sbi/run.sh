@@ -2,7 +2,7 @@
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
-# without Sscofpmf.
+# without Sscofpmf, and the DBTR run (bootargs "dbtr") with Sscofpmf.
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -79,8 +79,8 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
-# PMU runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
-# event map when the firmware strips it from the DT.
+# PMU runs, then the DBTR run: <name> <cpu> <bootargs>. "pmu-num=N" tells
+# the payload QEMU's event map when the firmware strips it from the DT.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
 	run "$log" "$fw" "$args" "$cpu"
@@ -89,6 +89,7 @@ while read -r name cpu args; do
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
+dbtr-sscofpmf rv64,sscofpmf=true dbtr
 EOF
 
 [[ $failures -eq 0 ]]
