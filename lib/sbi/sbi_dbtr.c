@@ -22,8 +22,6 @@
 
 #define ENTRY_BYTES	(SBI_DBTR_ENTRY_WORDS * sizeof(unsigned long))
 #define MODE_BITS_ALL	(MCONTROL_U | MCONTROL_S | MCONTROL6_VU | MCONTROL6_VS)
-/* hit bits: mcontrol hit (20), mcontrol6 hit0 (22) and hit1 (25) */
-#define HIT_BITS	((1UL << 20) | (1UL << 22) | (1UL << 25))
 
 /* One shared-memory entry: idx or trig_state, then tdata1..3. */
 struct dbtr_entry {
@@ -49,6 +47,14 @@ static unsigned long mode_mask(unsigned long tdata1)
 	if (tdata1_type(tdata1) == TDATA1_TYPE_MCONTROL6)
 		return MODE_BITS_ALL;
 	return MCONTROL_U | MCONTROL_S;
+}
+
+/* The hit bits: mcontrol's hit (20); mcontrol6's hit0 (22) and hit1 (25). */
+static unsigned long hit_bits(unsigned long tdata1)
+{
+	if (tdata1_type(tdata1) == TDATA1_TYPE_MCONTROL6)
+		return (1UL << 22) | (1UL << 25);
+	return 1UL << 20;
 }
 
 /* trig_state of a freshly installed or updated trigger. */
@@ -119,7 +125,7 @@ static bool hw_program(unsigned int idx, unsigned long tdata1, unsigned long tda
 		ok = csr_write_guarded(CSR_TDATA3, tdata3) &&
 		     csr_read_guarded(CSR_TDATA3, &ok) == tdata3 && ok;
 	csr_write(CSR_TDATA1, tdata1);
-	return ok && !((csr_read(CSR_TDATA1) ^ tdata1) & ~HIT_BITS) &&
+	return ok && !((csr_read(CSR_TDATA1) ^ tdata1) & ~hit_bits(tdata1)) &&
 	       csr_read(CSR_TDATA2) == tdata2;
 }
 
@@ -197,6 +203,7 @@ static void shmem_copy_in(const struct dbtr_hart *d, struct dbtr_entry *e,
 static struct sbiret dbtr_set_shmem(unsigned long lo, unsigned long hi, unsigned long flags)
 {
 	struct dbtr_hart *d = dbtr_me();
+	unsigned long len;
 
 	if (flags)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
@@ -206,7 +213,9 @@ static struct sbiret dbtr_set_shmem(unsigned long lo, unsigned long hi, unsigned
 	}
 	if (lo & (sizeof(unsigned long) - 1))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (!memmap_smode_range_ok(&platform.mem, lo, hi, d->nr_trig * ENTRY_BYTES))
+	/* at least one entry: a hart without triggers still gets an honest answer */
+	len = (d->nr_trig ? d->nr_trig : 1) * ENTRY_BYTES;
+	if (!memmap_smode_range_ok(&platform.mem, lo, hi, len))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	d->shmem = lo;
 	d->shmem_on = true;
@@ -306,7 +315,7 @@ static struct sbiret dbtr_install(unsigned long count)
 		return sbi_err(SBI_ERR_BAD_RANGE);
 	shmem_copy_in(d, e, count);
 	for (i = 0; i < count; i++) {
-		e[i].tdata1 &= ~HIT_BITS;
+		e[i].tdata1 &= ~hit_bits(e[i].tdata1);
 		if (!config_allowed(e[i].tdata1))
 			return fail_at(SBI_ERR_INVALID_PARAM, i);
 	}
@@ -345,7 +354,7 @@ static struct sbiret dbtr_update(unsigned long count)
 	for (i = 0; i < count; i++) {
 		unsigned long idx = e[i].word0, old;
 
-		e[i].tdata1 &= ~HIT_BITS;
+		e[i].tdata1 &= ~hit_bits(e[i].tdata1);
 		if (idx >= d->nr_trig)
 			return fail_at(SBI_ERR_INVALID_PARAM, i);
 		if (!(d->trig[idx].state & SBI_DBTR_STATE_MAPPED))

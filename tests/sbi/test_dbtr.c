@@ -502,6 +502,32 @@ static void check_unimplemented(unsigned long type)
 		   "read_triggers: nothing installed after NOT_SUPPORTED");
 }
 
+/*
+ * Bit 22 is mcontrol's sizehi[1] but mcontrol6's hit0: the firmware drops
+ * S-mode's hit bits, and must not take mcontrol's size bit for one.
+ */
+static void check_bit22(unsigned long type)
+{
+	unsigned long t1 = T1_TYPE(type) | T1_STORE | T1_S | (1UL << 22);
+	struct sbiret r = install1(t1, (unsigned long)&watched, 0);
+	unsigned long idx = shmem[0].w0, got = 0;
+
+	if (!r.error) {
+		/* the first free trigger, 0: within the spec's read bound */
+		got = dbtr(SBI_DBTR_READ, idx, 1, 0).error ? ~0UL : shmem[0].tdata1;
+		dbtr(SBI_DBTR_UNINSTALL, idx, 1, 0);
+	}
+	if (type == 6)
+		check(!r.error && got == (t1 & ~(1UL << 22)), "dbtr",
+		      "install mcontrol6 with hit0 set: SUCCESS, the hit bit dropped",
+		      sfmt("%s, tdata1 %lx", ret_str(r), got));
+	else
+		check(r.error == SBI_ERR_NOT_SUPPORTED || (!r.error && got == t1), "dbtr",
+		      "install mcontrol with sizehi bit 22: NOT_SUPPORTED (QEMU drops "
+		      "sizehi) or kept as given, never cleared silently",
+		      sfmt("%s, tdata1 %lx", ret_str(r), got));
+}
+
 /* Per-hart state: a secondary's trigger does not fire on the boot hart,
  * and an HSM stop/start forgets its triggers and shared memory. */
 static void check_secondary(unsigned long type)
@@ -585,6 +611,7 @@ void test_dbtr(void)
 		check_mask_rows(type);
 		check_full(type);
 		check_unimplemented(type);
+		check_bit22(type);
 	}
 	check_secondary(types & (1UL << 6) ? 6 : 2);
 	expect_err(dbtr(SBI_DBTR_SET_SHMEM, -1UL, -1UL, 0), SBI_SUCCESS, "dbtr",
