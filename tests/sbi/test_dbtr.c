@@ -528,6 +528,44 @@ static void check_bit22(unsigned long type)
 		      sfmt("%s, tdata1 %lx", ret_str(r), got));
 }
 
+/*
+ * Batches of two: a bad second entry installs nothing (not even the good
+ * first one), and a chain gets two consecutive triggers.  The spec bounds
+ * a batch to trig_max - 1 entries, so this needs 3 triggers.
+ */
+static void check_batch(unsigned long type)
+{
+	unsigned long t1 = T1_TYPE(type) | T1_STORE | T1_S;
+	struct sbiret r;
+
+	if (ntrig < 3) {
+		skip("dbtr", "batches of two entries: bad second entry, chain",
+		     sfmt("needs 3 triggers, the hart has %lu", ntrig));
+		return;
+	}
+	shmem[0] = (struct entry){ 0xdead, t1, (unsigned long)&watched, 0 };
+	shmem[1] = (struct entry){ 0xdead, t1 | T1_M, (unsigned long)&other, 0 };
+	r = dbtr(SBI_DBTR_INSTALL, 2, 0, 0);
+	check(r.error == SBI_ERR_INVALID_PARAM && r.value == 1 && shmem[0].w0 == 0xdead,
+	      "dbtr", "batch [good, M bit]: INVALID_PARAM, value 1, nothing written",
+	      sfmt("%s, word0 %lx", ret_str(r), shmem[0].w0));
+	check_silent("the refused batch did not install its good first entry",
+		     do_store(&watched));
+	shmem[0] = (struct entry){ 0xdead, t1 | T1_CHAIN, (unsigned long)&watched, 0 };
+	shmem[1] = (struct entry){ 0xdead, t1, (unsigned long)&watched, 0 };
+	r = dbtr(SBI_DBTR_INSTALL, 2, 0, 0);
+	if (r.error == SBI_ERR_NOT_SUPPORTED) {
+		check(r.value == 0, "dbtr", "chained batch on a hart without chain: "
+		      "NOT_SUPPORTED at entry 0", ret_str(r));
+		return;
+	}
+	check(!r.error && shmem[1].w0 == shmem[0].w0 + 1, "dbtr",
+	      "a chain of two gets consecutive trig_idx",
+	      sfmt("%s, idx %lx %lx", ret_str(r), shmem[0].w0, shmem[1].w0));
+	if (!r.error)
+		dbtr(SBI_DBTR_UNINSTALL, shmem[0].w0, 3, 0);
+}
+
 /* Per-hart state: a secondary's trigger does not fire on the boot hart,
  * and an HSM stop/start forgets its triggers and shared memory. */
 static void check_secondary(unsigned long type)
@@ -613,6 +651,7 @@ void test_dbtr(void)
 		check_unimplemented(type);
 		check_bit22(type);
 	}
+	check_batch(types & (1UL << 6) ? 6 : 2);
 	check_secondary(types & (1UL << 6) ? 6 : 2);
 	expect_err(dbtr(SBI_DBTR_SET_SHMEM, -1UL, -1UL, 0), SBI_SUCCESS, "dbtr",
 		   "set_shmem(-1, -1) at the end");
