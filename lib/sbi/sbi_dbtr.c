@@ -117,13 +117,13 @@ static void hw_clear(unsigned int idx)
 static bool hw_program(unsigned int idx, unsigned long tdata1, unsigned long tdata2,
 		       unsigned long tdata3)
 {
-	bool ok = true;
+	bool ok = true, read_ok;
 
 	hw_clear(idx);
 	csr_write(CSR_TDATA2, tdata2);
 	if (tdata3)		/* tdata3 may not exist; 0 needs no tdata3 */
 		ok = csr_write_guarded(CSR_TDATA3, tdata3) &&
-		     csr_read_guarded(CSR_TDATA3, &ok) == tdata3 && ok;
+		     csr_read_guarded(CSR_TDATA3, &read_ok) == tdata3 && read_ok;
 	csr_write(CSR_TDATA1, tdata1);
 	return ok && !((csr_read(CSR_TDATA1) ^ tdata1) & ~hit_bits(tdata1)) &&
 	       csr_read(CSR_TDATA2) == tdata2;
