@@ -23,6 +23,7 @@
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <tally/pmu.h>
+#include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
@@ -59,6 +60,9 @@ struct hart_scratch {
 
 	/* the SBI PMU state of this hart (lib/pmu) */
 	struct pmu_hart pmu;
+
+	/* the debug triggers S-mode installed (lib/sbi/sbi_dbtr.c) */
+	struct dbtr_hart dbtr;
 };
 
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];

@@ -114,6 +114,37 @@
 #define CSR_MTINST	0x34A
 #define CSR_MTVAL2	0x34B
 
+/* Sdtrig debug trigger CSRs (RISC-V Debug spec 1.0) */
+#define CSR_TSELECT	0x7A0
+#define CSR_TDATA1	0x7A1
+#define CSR_TDATA2	0x7A2
+#define CSR_TDATA3	0x7A3
+#define CSR_TINFO	0x7A4
+#define CSR_TCONTROL	0x7A5
+/* tdata1: fields common to every trigger type */
+#define TDATA1_TYPE_SHIFT	(__riscv_xlen - 4)
+#define TDATA1_DMODE		(1UL << (__riscv_xlen - 5))
+#define TDATA1_TYPE_NONE	0
+#define TDATA1_TYPE_MCONTROL	2
+#define TDATA1_TYPE_MCONTROL6	6
+#define TDATA1_TYPE_DISABLED	15
+/* mcontrol (type 2) and mcontrol6 (type 6) share these bit positions */
+#define MCONTROL_LOAD		(1UL << 0)
+#define MCONTROL_STORE		(1UL << 1)
+#define MCONTROL_EXECUTE	(1UL << 2)
+#define MCONTROL_U		(1UL << 3)
+#define MCONTROL_S		(1UL << 4)
+#define MCONTROL_M		(1UL << 6)
+#define MCONTROL_MATCH_SHIFT	7
+#define MCONTROL_CHAIN		(1UL << 11)
+#define MCONTROL_ACTION_SHIFT	12
+#define MCONTROL_ACTION_MASK	(0xfUL << MCONTROL_ACTION_SHIFT)
+/* mcontrol6 only: the virtualised-mode enables */
+#define MCONTROL6_VU		(1UL << 23)
+#define MCONTROL6_VS		(1UL << 24)
+/* tinfo: bit t of info[15:0] set when type t is supported; 1 = no trigger */
+#define TINFO_INFO_MASK		0xffffUL
+
 #ifndef __ASSEMBLER__
 
 #define __CSR_STR(x) #x

@@ -104,6 +104,27 @@
 #define SBI_EXT_DBCN_CONSOLE_READ	1
 #define SBI_EXT_DBCN_CONSOLE_WRITE_BYTE	2
 
+/* Debug triggers extension "DBTR" */
+#define SBI_EXT_DBTR			0x44425452
+#define SBI_EXT_DBTR_NUM_TRIGGERS	0
+#define SBI_EXT_DBTR_SET_SHMEM		1
+#define SBI_EXT_DBTR_READ_TRIGGERS	2
+#define SBI_EXT_DBTR_INSTALL_TRIGGERS	3
+#define SBI_EXT_DBTR_UPDATE_TRIGGERS	4
+#define SBI_EXT_DBTR_UNINSTALL_TRIGGERS	5
+#define SBI_EXT_DBTR_ENABLE_TRIGGERS	6
+#define SBI_EXT_DBTR_DISABLE_TRIGGERS	7
+/* trig_state word */
+#define SBI_DBTR_STATE_MAPPED		(1UL << 0)
+#define SBI_DBTR_STATE_U		(1UL << 1)
+#define SBI_DBTR_STATE_S		(1UL << 2)
+#define SBI_DBTR_STATE_VU		(1UL << 3)
+#define SBI_DBTR_STATE_VS		(1UL << 4)
+#define SBI_DBTR_STATE_HAVE_HW_TRIG	(1UL << 5)
+#define SBI_DBTR_STATE_HW_TRIG_SHIFT	8
+/* one shared-memory entry: four XLEN-bit words (tstate or idx, tdata1..3) */
+#define SBI_DBTR_ENTRY_WORDS		4
+
 /* Performance monitoring unit extension "PMU" */
 #define SBI_EXT_PMU			0x504D55
 

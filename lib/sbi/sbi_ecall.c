@@ -17,6 +17,7 @@ enum {
 	EXT_PMU,	/* 0x504d55 */
 	EXT_IPI,	/* 0x735049 */
 	EXT_DBCN,	/* 0x4442434e */
+	EXT_DBTR,	/* 0x44425452 */
 	EXT_RFENCE,	/* 0x52464e43 */
 	EXT_SRST,	/* 0x53525354 */
 	EXT_TIME,	/* 0x54494d45 */
@@ -31,6 +32,7 @@ const struct sbi_extension *const sbi_extensions[EXT_COUNT] = {
 	[EXT_PMU] = &sbi_ext_pmu,
 	[EXT_IPI] = &sbi_ext_ipi,
 	[EXT_DBCN] = &sbi_ext_dbcn,
+	[EXT_DBTR] = &sbi_ext_dbtr,
 	[EXT_RFENCE] = &sbi_ext_rfence,
 	[EXT_SRST] = &sbi_ext_srst,
 	[EXT_TIME] = &sbi_ext_time,
@@ -61,6 +63,7 @@ static long sbi_ext_index(unsigned long eid)
 	case SBI_EXT_PMU:	return EXT_PMU;
 	case SBI_EXT_IPI:	return EXT_IPI;
 	case SBI_EXT_DBCN:	return EXT_DBCN;
+	case SBI_EXT_DBTR:	return EXT_DBTR;
 	case SBI_EXT_RFENCE:	return EXT_RFENCE;
 	case SBI_EXT_SRST:	return EXT_SRST;
 	case SBI_EXT_TIME:	return EXT_TIME;

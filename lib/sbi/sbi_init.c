@@ -181,6 +181,7 @@ void hart_init_local(void)
 	}
 	pmp_protect_firmware();
 	sbi_pmu_hart_init();
+	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
 	sbi_timer_hart_init();
 	if (platform.ops.ipi_clear)
 		platform.ops.ipi_clear(me->hartid);

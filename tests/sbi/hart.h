@@ -42,7 +42,7 @@ struct hart {
 	volatile unsigned long lcofi_irqs, lcofi_scountovf;
 	/* A fault a test provokes on purpose: see try_load(). */
 	volatile bool trap_armed;
-	volatile unsigned long trap_cause, trap_tval;
+	volatile unsigned long trap_cause, trap_tval, trap_epc;
 
 	/* Mailbox: the boot hart fills cmd and args, then bumps cmd_seq;
 	 * the hart answers in ret_* and sets done_seq = cmd_seq. */

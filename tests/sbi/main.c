@@ -84,6 +84,7 @@ static void run_all(void)
 	test_hyp();
 	test_hsm_suspend();
 	test_hsm_stop_start();
+	test_dbtr();
 	test_srst_invalid();
 }
 
@@ -117,6 +118,12 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		start_all_secondaries();
 		test_hyp();
 		test_rfence();
+		finish();
+	}
+	/* "dbtr" selects the DBTR run, with the secondaries up (run.sh). */
+	if (boot_arg(machine.bootargs, "dbtr")) {
+		start_all_secondaries();
+		test_dbtr();
 		finish();
 	}
 	test_boot(hartid, fdt_err);

@@ -2,8 +2,9 @@
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
-# without Sscofpmf, and the hypervisor runs (bootargs "hyp"), with and
-# without the H extension, and a static check of the images' hfences.
+# without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
+# hypervisor runs (bootargs "hyp"), with and without the H extension, and a
+# static check of the images' hfences.
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -80,8 +81,8 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
-# PMU runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
-# event map when the firmware strips it from the DT.
+# PMU runs, then the DBTR run: <name> <cpu> <bootargs>. "pmu-num=N" tells
+# the payload QEMU's event map when the firmware strips it from the DT.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
 	run "$log" "$fw" "$args" "$cpu"
@@ -90,6 +91,7 @@ while read -r name cpu args; do
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
+dbtr-sscofpmf rv64,sscofpmf=true dbtr
 EOF
 
 # Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as

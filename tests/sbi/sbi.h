@@ -13,6 +13,8 @@
 #define SBI_ERR_ALREADY_AVAILABLE	-6
 #define SBI_ERR_ALREADY_STARTED		-7
 #define SBI_ERR_ALREADY_STOPPED		-8
+#define SBI_ERR_NO_SHMEM		-9
+#define SBI_ERR_BAD_RANGE		-11
 
 /* Legacy (v0.1) extensions: one EID per function, no FID. */
 #define SBI_LEGACY_SET_TIMER		0x00
@@ -78,6 +80,16 @@
 #define SBI_DBCN_WRITE			0
 #define SBI_DBCN_READ			1
 #define SBI_DBCN_WRITE_BYTE		2
+
+#define SBI_EXT_DBTR			0x44425452
+#define SBI_DBTR_NUM_TRIGGERS		0
+#define SBI_DBTR_SET_SHMEM		1
+#define SBI_DBTR_READ			2
+#define SBI_DBTR_INSTALL		3
+#define SBI_DBTR_UPDATE			4
+#define SBI_DBTR_UNINSTALL		5
+#define SBI_DBTR_ENABLE			6
+#define SBI_DBTR_DISABLE		7
 
 struct sbiret {
 	long error;

@@ -90,6 +90,7 @@ void test_hsm_suspend(void);
 void test_hsm_stop_start(void);
 void test_srst_invalid(void);
 void test_hyp(void);
+void test_dbtr(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);

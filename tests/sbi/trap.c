@@ -89,6 +89,7 @@ void trap_handler(struct trap_frame *f)
 	} else if (h->trap_armed) {
 		h->trap_cause = cause;
 		h->trap_tval = csr_read(CSR_STVAL);
+		h->trap_epc = f->sepc;
 		h->trap_armed = false;
 		f->sepc += insn_len(f->sepc);
 	} else {
