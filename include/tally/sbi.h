@@ -25,6 +25,17 @@ static inline struct sbiret sbi_err(long error)
 	return (struct sbiret){ error, 0 };
 }
 
+/*
+ * The binary encoding (SBI spec, "Binary Encoding"): a parameter the spec
+ * types as 32 bits wide (uint32_t) uses only its low 32 bits on RV64; the
+ * upper half of the register is ignored, whatever it holds.  Every such
+ * parameter is read through this (docs/sbi.md lists them).
+ */
+static inline unsigned long sbi_arg_u32(unsigned long arg)
+{
+	return arg & 0xffffffffUL;
+}
+
 struct trap_frame;
 
 /*

@@ -172,7 +172,8 @@ static struct sbiret hsm_handle(unsigned long fid, const unsigned long *args,
 	case SBI_EXT_HSM_HART_GET_STATUS:
 		return hsm_get_status(args[0]);
 	case SBI_EXT_HSM_HART_SUSPEND:
-		return hsm_hart_suspend(args[0], args[1], args[2]);
+		/* suspend_type is a uint32_t: its low 32 bits only */
+		return hsm_hart_suspend(sbi_arg_u32(args[0]), args[1], args[2]);
 	default:
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}

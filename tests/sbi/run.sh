@@ -74,6 +74,7 @@ while read -r mode want msg; do
 	fi
 done <<'EOF'
 fail 1 shutdown (system failure)
+fail-upper 1 shutdown (system failure)
 cold 0 cold reboot
 warm 0 warm reboot
 legacy 0 shutdown
