@@ -79,5 +79,7 @@ extern const struct sbi_extension sbi_ext_hsm;
 extern const struct sbi_extension sbi_ext_srst;
 extern const struct sbi_extension sbi_ext_dbcn;
 extern const struct sbi_extension sbi_ext_pmu;
+extern const struct sbi_extension sbi_ext_fwft;
+extern const struct sbi_extension sbi_ext_susp;
 
 #endif

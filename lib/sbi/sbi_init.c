@@ -5,6 +5,7 @@
  */
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
+#include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
@@ -151,6 +152,7 @@ void hart_init_local(void)
 	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
 			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
 			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT));
+	sbi_fwft_hart_init();	/* FWFT: features to reset values (medeleg, menvcfg) */
 	csr_write(mcounteren, 0xffffffffUL);
 	/* programmable counters stop until the PMU starts them; cycle and instret run */
 	if (hart_features.has_mcountinhibit)

@@ -80,7 +80,7 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
-# PMU runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
+# PMU runs, then the FWFT and SUSP run: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
 # event map when the firmware strips it from the DT.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
@@ -90,6 +90,7 @@ while read -r name cpu args; do
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
+fwft-susp rv64,sscofpmf=true fwft-susp
 EOF
 
 [[ $failures -eq 0 ]]

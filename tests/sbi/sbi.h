@@ -13,6 +13,7 @@
 #define SBI_ERR_ALREADY_AVAILABLE	-6
 #define SBI_ERR_ALREADY_STARTED		-7
 #define SBI_ERR_ALREADY_STOPPED		-8
+#define SBI_ERR_DENIED_LOCKED		-14
 
 /* Legacy (v0.1) extensions: one EID per function, no FID. */
 #define SBI_LEGACY_SET_TIMER		0x00
@@ -78,6 +79,21 @@
 #define SBI_DBCN_WRITE			0
 #define SBI_DBCN_READ			1
 #define SBI_DBCN_WRITE_BYTE		2
+
+#define SBI_EXT_FWFT			0x46574654
+#define SBI_FWFT_SET			0
+#define SBI_FWFT_GET			1
+#define FWFT_MISALIGNED_EXC_DELEG	0
+#define FWFT_LANDING_PAD		1
+#define FWFT_SHADOW_STACK		2
+#define FWFT_DOUBLE_TRAP		3
+#define FWFT_PTE_AD_HW_UPDATING		4
+#define FWFT_POINTER_MASKING_PMLEN	5
+#define FWFT_FLAG_LOCK			1UL
+
+#define SBI_EXT_SUSP			0x53555350
+#define SBI_SUSP_SYSTEM_SUSPEND		0
+#define SBI_SUSP_SUSPEND_TO_RAM		0
 
 struct sbiret {
 	long error;

@@ -91,6 +91,9 @@ static void run_command(struct hart *h)
 			      c->a[3], c->a[4], c->a[5]);
 		break;
 	}
+	case CMD_CALL:
+		r = ((hart_fn)h->arg[0])(h->arg[1]);
+		break;
 	}
 	h->ret_error = r.error;
 	h->ret_value = r.value;
