@@ -7,5 +7,7 @@
 void sbi_fwft_hart_init(void);
 /* After a non-retentive suspend: the CSRs get the features' values back. */
 void sbi_fwft_hart_resume(void);
+/* The banner line of the features the harts have (none: no line). */
+void sbi_fwft_print_banner(void);
 
 #endif

@@ -19,6 +19,7 @@
  * back into the CSRs, a hart reset (boot, HSM start) sets it to the
  * reset value, 0 for all six, and clears the locks.
  */
+#include <tally/console.h>
 #include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
@@ -194,6 +195,22 @@ static struct sbiret fwft_handle(unsigned long fid, const unsigned long *args,
 	default:
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}
+}
+
+void sbi_fwft_print_banner(void)
+{
+	static const char *const names[FWFT_FEATURES] = {
+		"MISALIGNED_EXC_DELEG", "LANDING_PAD", "SHADOW_STACK",
+		"DOUBLE_TRAP", "PTE_AD_HW_UPDATING", "POINTER_MASKING_PMLEN",
+	};
+
+	if (!fwft_supported)
+		return;
+	printf("FWFT features    :");
+	for (unsigned int f = 0; f < FWFT_FEATURES; f++)
+		if (fwft_supported >> f & 1)
+			printf(" %s", names[f]);
+	printf("\n");
 }
 
 /* Probes the boot hart; the extension is offered if any feature works. */

@@ -208,6 +208,7 @@ static void print_banner(const struct fw_next *next)
 	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
 	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
 	print_extensions();
+	sbi_fwft_print_banner();
 	if (count)
 		printf("PMU              : %u programmable counters (mhpmcounter%u-%u), %u bits, "
 		       "Sscofpmf %s\n", count, first, last, hart_features.hpm_bits,
