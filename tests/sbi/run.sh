@@ -57,6 +57,14 @@ for fw in "${images[@]}"; do
 	run "$log" "$fw"
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
 	ends "$name" "$log"
+	# the binary encoding: characters wider than a byte print their low byte
+	for what in "dbcn: console_write_byte" "legacy: console_putchar"; do
+		if grep -qE "^INFO: $what uses the low 8 bits: OK"$'\r?$' "$log"; then
+			pass "$name: $what prints the low 8 bits of its argument"
+		else
+			fail "$name: $what: no line \"INFO: $what uses the low 8 bits: OK\" in $log"
+		fi
+	done
 done
 
 # Reset runs: bootargs "srst=<mode>" make the payload call it first thing.
