@@ -148,7 +148,8 @@ void hart_init_local(void)
 	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP |
 			   (hart_features.has_sscofpmf ? MIP_LCOFIP : 0));
 	/* misaligned, access and illegal-instruction traps stay here: they are
-	 * firmware events of the PMU, and are forwarded after counting */
+	 * firmware events of the PMU, and are forwarded after counting (S-mode
+	 * may take misaligned load/store itself: FWFT MISALIGNED_EXC_DELEG) */
 	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
 			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
 			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT));
