@@ -213,6 +213,35 @@ static void start_stopped_secondaries(void)
 					next_opaque(secondaries[i]), &entered);
 }
 
+/* A hart in HSM retentive suspend is not STOPPED either. */
+static void check_denied_suspended(void)
+{
+	unsigned long id = -1UL;
+	struct sbiret r;
+
+	for (unsigned int i = 0; i < nr_secondaries && id == -1UL; i++)
+		if (harts[secondaries[i]].running)
+			id = secondaries[i];
+	if (id == -1UL) {
+		skip("susp", "DENIED while a hart is SUSPENDED", "none runs");
+		return;
+	}
+	hart_post(id, CMD_SUSPEND, SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0,
+		  ms_to_ticks(300));
+	r = wait_status(id, SBI_HSM_SUSPENDED, 300);
+	if (check(!r.error && r.value == SBI_HSM_SUSPENDED, "susp",
+		  sfmt("hart %lu in retentive suspend", id), ret_str(r)))
+		expect_refused(SBI_SUSP_SUSPEND_TO_RAM,
+			       (unsigned long)susp_resume, SBI_ERR_DENIED,
+			       sfmt("(hart %lu SUSPENDED)", id));
+	r = hart_result(id, 1300);
+	expect_err(r, 0, "susp", sfmt("hart %lu back from its suspend", id));
+	if (r.error) {
+		harts[id].running = false;
+		harts[id].lost = true;
+	}
+}
+
 static void stop_secondaries(void)
 {
 	for (unsigned int i = 0; i < nr_secondaries; i++) {
@@ -244,6 +273,7 @@ void test_susp(void)
 			       "(other harts running)");
 	else
 		skip("susp", "DENIED while other harts run", "none runs");
+	check_denied_suspended();
 	stop_secondaries();
 	check_args();
 	check_resume(SBI_SUSP_SUSPEND_TO_RAM);
