@@ -60,28 +60,37 @@ static unsigned long provoke_misaligned(bool store, unsigned long *tval)
 
 /*
  * On the calling hart: provokes one misaligned store (arg 1) or load
- * (arg 0) and counts it with the PMU's firmware event, which only the
+ * (arg 0) and counts it with the PMU's firmware events, which only the
  * firmware's trap path increments. value = 1: M-mode took the trap and
  * forwarded it; 0: the trap went straight to S-mode. error ERR_NO_TRAP
- * (value = scause) if S-mode did not see the right trap with stval.
+ * (value = scause) if S-mode did not see a misaligned trap with stval.
+ * Both events are counted: QEMU 7.2 with one hart reports a misaligned
+ * AMO as a misaligned load (cause 4), with several as a store (cause 6).
  */
 static struct sbiret misaligned_path(unsigned long store)
 {
-	unsigned long mask = pmu_fw_counter_mask();
-	unsigned long want = store ? 6 : 4, cause, tval_ok, idx;
-	struct sbiret r;
+	unsigned long mask = pmu_fw_counter_mask(), cause = 0, tval_ok = 0, n = 0;
+	unsigned long idx[2] = { -1UL, -1UL };
+	struct sbiret r = { 0, 0 };
 
-	r = pmu_config(0, mask, CFG_CLEAR_VALUE | CFG_AUTO_START,
-		       EV_FW(store ? FW_MISALIGNED_STORE : FW_MISALIGNED_LOAD), 0);
+	for (unsigned int i = 0; i < 2 && !r.error; i++) {
+		r = pmu_config(0, mask, CFG_CLEAR_VALUE | CFG_AUTO_START,
+			       EV_FW(i ? FW_MISALIGNED_STORE : FW_MISALIGNED_LOAD), 0);
+		idx[i] = r.value;
+	}
+	if (!r.error) {
+		cause = provoke_misaligned(store, &tval_ok);
+		for (unsigned int i = 0; i < 2; i++)
+			n += pmu_fw_read(idx[i]).value;
+	}
+	for (unsigned int i = 0; i < 2; i++)
+		if (idx[i] != -1UL)
+			pmu_release(idx[i]);
 	if (r.error)
 		return r;
-	idx = r.value;
-	cause = provoke_misaligned(store, &tval_ok);
-	r = pmu_fw_read(idx);
-	pmu_release(idx);
-	if (cause != want || !tval_ok)
+	if (!(cause == 4 || (store && cause == 6)) || !tval_ok)
 		return (struct sbiret){ ERR_NO_TRAP, cause };
-	return r;
+	return (struct sbiret){ 0, n };
 }
 
 static void check_path(unsigned long id, bool delegated, const char *when)
