@@ -219,6 +219,16 @@ static void bench_base(bool *has_pmu)
 	measure(&s, call(0x0F000000, 0, 0, 0, 0, 0, 0), SBI_ERR_NOT_SUPPORTED);
 }
 
+/* FWFT get of a feature every hart with medeleg has: a value kept per hart. */
+static void bench_fwft(void)
+{
+	struct series s;
+
+	series_init(&s, "fwft_get");
+	measure(&s, call(SBI_EXT_FWFT, SBI_FWFT_GET, SBI_FWFT_MISALIGNED_EXC_DELEG,
+			 0, 0, 0, 0), 0);
+}
+
 static void bench_set_timer(const char *id)
 {
 	struct series s;
@@ -524,6 +534,7 @@ void __attribute__((noreturn)) bench_main(unsigned long hart, unsigned long fdt,
 	bprintf("BENCH-INFO hart %lu, devicetree 0x%lx, %u repetitions\n", hart, fdt, REPS);
 	bench_empty_pair();
 	bench_base(&has_pmu);
+	bench_fwft();
 	bench_set_timer("time_set_timer");
 	bench_ipi_rfence();
 	bench_pmu(has_pmu);

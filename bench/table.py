@@ -25,6 +25,8 @@ CALLS = [
     ("base get_spec_version", "stock", "base_spec_version", ("le120", "half"), 288),
     ("base probe_extension(PMU)", "stock", "base_probe_pmu", ("half",), None),
     ("unknown EID", "stock", "unknown_eid", ("le120", "half"), 272),
+    # OpenSBI 1.1 has no FWFT (n/a); the reference is OpenSBI 1.9's figure
+    ("fwft get (MISALIGNED_EXC_DELEG)", "stock", "fwft_get", (), 372),
     ("pmu num_counters", "stock", "pmu_num_counters", ("le120", "half"), 273),
     ("pmu counter_get_info", "stock", "pmu_get_info", ("half",), 335),
     ("pmu config_matching (DTLB read miss)", "stock", "pmu_cfg_match_dtlb", ("half",), 778),

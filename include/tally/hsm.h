@@ -3,10 +3,22 @@
 #define TALLY_HSM_H
 
 #include <stdbool.h>
+#include <tally/sbi.h>
 
 void hsm_init(unsigned long boot_hartid);
 /* STARTED or SUSPENDED: the hart takes IPIs and remote fences. */
 bool hsm_hart_interruptible(unsigned long hartid);
+/* The hart is in STOPPED (SUSP: every other hart must be). */
+bool hsm_hart_stopped(unsigned long hartid);
+/*
+ * Suspend the calling hart, which is STARTED: sleep in M-mode until an
+ * interrupt S-mode enabled is pending.  Retentive: returns 0.
+ * Non-retentive: the PMU and FWFT state come back, and S-mode resumes at
+ * resume_addr (already checked) with a0 = hartid, a1 = arg.  Used by
+ * hart_suspend and by SUSP's system suspend.
+ */
+struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
+			       unsigned long arg);
 /* Park a hart in STOPPED until hart_start; enters S-mode then. */
 void __attribute__((noreturn)) hsm_wait_for_start(void);
 

@@ -81,6 +81,14 @@
 
 /* menvcfg */
 #define MENVCFG_STCE	(1ULL << 63)
+#define MENVCFG_LPE	(1UL << 2)	/* Zicfilp: S-mode landing pads */
+#define MENVCFG_SSE	(1UL << 3)	/* Zicfiss: S-mode shadow stack */
+#define MENVCFG_PMM_SHIFT 32		/* Ssnpm: S-mode pointer masking */
+#define MENVCFG_PMM	(3ULL << MENVCFG_PMM_SHIFT)
+#define MENVCFG_PMM_PMLEN_7	(2ULL << MENVCFG_PMM_SHIFT)
+#define MENVCFG_PMM_PMLEN_16	(3ULL << MENVCFG_PMM_SHIFT)
+#define MENVCFG_DTE	(1ULL << 59)	/* Ssdbltrp: S-mode double trap */
+#define MENVCFG_ADUE	(1ULL << 61)	/* Svadu: hardware A/D updates */
 
 /* PMP */
 #define PMP_R		0x01

@@ -25,6 +25,17 @@ static inline struct sbiret sbi_err(long error)
 	return (struct sbiret){ error, 0 };
 }
 
+/*
+ * The binary encoding (SBI spec, "Binary Encoding"): a parameter the spec
+ * types as 32 bits wide (uint32_t) uses only its low 32 bits on RV64; the
+ * upper half of the register is ignored, whatever it holds.  Every such
+ * parameter is read through this (docs/sbi.md lists them).
+ */
+static inline unsigned long sbi_arg_u32(unsigned long arg)
+{
+	return arg & 0xffffffffUL;
+}
+
 struct trap_frame;
 
 /*
@@ -69,5 +80,7 @@ extern const struct sbi_extension sbi_ext_srst;
 extern const struct sbi_extension sbi_ext_dbcn;
 extern const struct sbi_extension sbi_ext_pmu;
 extern const struct sbi_extension sbi_ext_dbtr;
+extern const struct sbi_extension sbi_ext_fwft;
+extern const struct sbi_extension sbi_ext_susp;
 
 #endif

@@ -27,6 +27,7 @@
 #define SBI_ERR_BAD_RANGE		-11
 #define SBI_ERR_TIMEOUT			-12
 #define SBI_ERR_IO			-13
+#define SBI_ERR_DENIED_LOCKED		-14
 
 /* Legacy (v0.1) extensions: the EID is the function */
 #define SBI_EXT_0_1_SET_TIMER		0x0
@@ -127,6 +128,33 @@
 
 /* Performance monitoring unit extension "PMU" */
 #define SBI_EXT_PMU			0x504D55
+
+/* Firmware features extension "FWFT" */
+#define SBI_EXT_FWFT			0x46574654
+#define SBI_EXT_FWFT_SET		0
+#define SBI_EXT_FWFT_GET		1
+#define SBI_FWFT_MISALIGNED_EXC_DELEG	0x0
+#define SBI_FWFT_LANDING_PAD		0x1
+#define SBI_FWFT_SHADOW_STACK		0x2
+#define SBI_FWFT_DOUBLE_TRAP		0x3
+#define SBI_FWFT_PTE_AD_HW_UPDATING	0x4
+#define SBI_FWFT_POINTER_MASKING_PMLEN	0x5
+#define SBI_FWFT_LOCAL_RESERVED_FIRST	0x6
+#define SBI_FWFT_LOCAL_RESERVED_LAST	0x3fffffff
+#define SBI_FWFT_LOCAL_PLATFORM_FIRST	0x40000000
+#define SBI_FWFT_LOCAL_PLATFORM_LAST	0x7fffffff
+#define SBI_FWFT_GLOBAL_RESERVED_FIRST	0x80000000
+#define SBI_FWFT_GLOBAL_RESERVED_LAST	0xbfffffff
+#define SBI_FWFT_GLOBAL_PLATFORM_FIRST	0xc0000000
+#define SBI_FWFT_GLOBAL_PLATFORM_LAST	0xffffffff
+#define SBI_FWFT_SET_FLAG_LOCK		(1UL << 0)
+
+/* System suspend extension "SUSP" */
+#define SBI_EXT_SUSP			0x53555350
+#define SBI_EXT_SUSP_SYSTEM_SUSPEND	0
+#define SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM	0x0
+#define SBI_SUSP_SLEEP_TYPE_RESERVED_LAST	0x7fffffff
+#define SBI_SUSP_SLEEP_TYPE_PLATFORM_FIRST	0x80000000
 
 /* Implementation ID of Tally: not in the spec's registered list (see docs/) */
 #define SBI_IMPL_ID_TALLY		0x54414C59UL	/* "TALY" */

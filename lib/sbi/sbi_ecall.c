@@ -18,8 +18,10 @@ enum {
 	EXT_IPI,	/* 0x735049 */
 	EXT_DBCN,	/* 0x4442434e */
 	EXT_DBTR,	/* 0x44425452 */
+	EXT_FWFT,	/* 0x46574654 */
 	EXT_RFENCE,	/* 0x52464e43 */
 	EXT_SRST,	/* 0x53525354 */
+	EXT_SUSP,	/* 0x53555350 */
 	EXT_TIME,	/* 0x54494d45 */
 	EXT_COUNT
 };
@@ -33,8 +35,10 @@ const struct sbi_extension *const sbi_extensions[EXT_COUNT] = {
 	[EXT_IPI] = &sbi_ext_ipi,
 	[EXT_DBCN] = &sbi_ext_dbcn,
 	[EXT_DBTR] = &sbi_ext_dbtr,
+	[EXT_FWFT] = &sbi_ext_fwft,
 	[EXT_RFENCE] = &sbi_ext_rfence,
 	[EXT_SRST] = &sbi_ext_srst,
+	[EXT_SUSP] = &sbi_ext_susp,
 	[EXT_TIME] = &sbi_ext_time,
 };
 const unsigned long sbi_extension_count = EXT_COUNT;
@@ -64,8 +68,10 @@ static long sbi_ext_index(unsigned long eid)
 	case SBI_EXT_IPI:	return EXT_IPI;
 	case SBI_EXT_DBCN:	return EXT_DBCN;
 	case SBI_EXT_DBTR:	return EXT_DBTR;
+	case SBI_EXT_FWFT:	return EXT_FWFT;
 	case SBI_EXT_RFENCE:	return EXT_RFENCE;
 	case SBI_EXT_SRST:	return EXT_SRST;
+	case SBI_EXT_SUSP:	return EXT_SUSP;
 	case SBI_EXT_TIME:	return EXT_TIME;
 	default:		return -1;
 	}

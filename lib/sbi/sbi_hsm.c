@@ -4,6 +4,7 @@
  * scratch.  A hart changes its own state by compare-and-swap; hart_start
  * takes the target's lock, so two callers can never both start it.
  */
+#include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
@@ -39,6 +40,11 @@ void hsm_init(unsigned long boot_hartid)
 		hsm_set(&hart_scratch[h], h == boot_hartid ? SBI_HSM_STATE_STARTED
 							   : SBI_HSM_STATE_STOPPED);
 	}
+}
+
+bool hsm_hart_stopped(unsigned long hartid)
+{
+	return hsm_state(&hart_scratch[hartid]) == SBI_HSM_STATE_STOPPED;
 }
 
 bool hsm_hart_interruptible(unsigned long hartid)
@@ -125,17 +131,11 @@ static long suspend_type_check(unsigned long type)
 	return SBI_ERR_INVALID_PARAM;		/* reserved */
 }
 
-static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_addr,
-				      unsigned long arg)
+struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
+			       unsigned long arg)
 {
 	struct hart_scratch *me = this_hart();
-	bool non_retentive = type == SBI_HSM_SUSPEND_NON_RET_DEFAULT;
-	long err = suspend_type_check(type);
 
-	if (err)
-		return sbi_err(err);
-	if (non_retentive && !memmap_smode_entry_ok(&platform.mem, resume_addr))
-		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
 	if (non_retentive)
@@ -143,12 +143,27 @@ static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_a
 	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
-	if (non_retentive)
+	if (non_retentive) {
 		sbi_pmu_hart_resume_nonretentive();
+		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
+	}
 	hsm_set(me, SBI_HSM_STATE_STARTED);
 	if (non_retentive)
 		hart_enter_smode(resume_addr, me->hartid, arg, PRV_S);
 	return sbi_ok(0);
+}
+
+static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_addr,
+				      unsigned long arg)
+{
+	bool non_retentive = type == SBI_HSM_SUSPEND_NON_RET_DEFAULT;
+	long err = suspend_type_check(type);
+
+	if (err)
+		return sbi_err(err);
+	if (non_retentive && !memmap_smode_entry_ok(&platform.mem, resume_addr))
+		return sbi_err(SBI_ERR_INVALID_ADDRESS);
+	return hsm_suspend_self(non_retentive, resume_addr, arg);
 }
 
 static struct sbiret hsm_get_status(unsigned long hartid)
@@ -172,7 +187,8 @@ static struct sbiret hsm_handle(unsigned long fid, const unsigned long *args,
 	case SBI_EXT_HSM_HART_GET_STATUS:
 		return hsm_get_status(args[0]);
 	case SBI_EXT_HSM_HART_SUSPEND:
-		return hsm_hart_suspend(args[0], args[1], args[2]);
+		/* suspend_type is a uint32_t: its low 32 bits only */
+		return hsm_hart_suspend(sbi_arg_u32(args[0]), args[1], args[2]);
 	default:
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}

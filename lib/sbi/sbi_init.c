@@ -5,6 +5,7 @@
  */
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
+#include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
@@ -161,13 +162,15 @@ void hart_init_local(void)
 	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP |
 			   (hart_features.has_sscofpmf ? MIP_LCOFIP : 0));
 	/* misaligned, access and illegal-instruction traps stay here: they are
-	 * firmware events of the PMU, and are forwarded after counting */
+	 * firmware events of the PMU, and are forwarded after counting (S-mode
+	 * may take misaligned load/store itself: FWFT MISALIGNED_EXC_DELEG) */
 	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
 			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
 			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT) |
 			   (hart_features.has_h ? medeleg_hypervisor() : 0));
 	if (hart_features.has_h)
 		csr_clear(mstatus, MSTATUS_MPV);	/* the next mret enters HS-mode */
+	sbi_fwft_hart_init();	/* FWFT: features to reset values (medeleg, menvcfg) */
 	csr_write(mcounteren, 0xffffffffUL);
 	/* programmable counters stop until the PMU starts them; cycle and instret run */
 	if (hart_features.has_mcountinhibit)
@@ -224,6 +227,7 @@ static void print_banner(const struct fw_next *next)
 	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
 	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
 	print_extensions();
+	sbi_fwft_print_banner();
 	if (count)
 		printf("PMU              : %u programmable counters (mhpmcounter%u-%u), %u bits, "
 		       "Sscofpmf %s\n", count, first, last, hart_features.hpm_bits,

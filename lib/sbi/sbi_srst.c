@@ -33,7 +33,8 @@ static struct sbiret srst_handle(unsigned long fid, const unsigned long *args,
 	(void)tf;
 	if (fid != SBI_EXT_SRST_RESET)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
-	return sbi_system_reset(args[0], args[1]);
+	/* reset_type and reset_reason are uint32_t: their low 32 bits only */
+	return sbi_system_reset(sbi_arg_u32(args[0]), sbi_arg_u32(args[1]));
 }
 
 static bool srst_available(void)

@@ -67,7 +67,7 @@ static bool isa_has_ext(const char *isa, char ext)
 }
 
 /* A multi-letter extension: "_name" followed by '_' or the end. */
-static bool isa_has_multi(const char *isa, const char *name)
+bool isa_has_multi(const char *isa, const char *name)
 {
 	size_t n = strlen(name);
 	const char *p;
@@ -116,6 +116,8 @@ static void close_cpu(struct walker *w, const struct node *n,
 		info->max_hartid = id;
 	if (n->isa && isa_has_ext(n->isa, 'h'))
 		info->cpu_has_h = true;
+	if (n->isa && !info->cpu_isa)
+		info->cpu_isa = n->isa;
 }
 
 static void close_regs(struct walker *w, const struct node *n,

@@ -37,9 +37,15 @@ struct fdt_info {
 						 * the header's reserve map */
 	struct mem_range resv[FDT_MAX_RESV];
 	const char *bootargs;			/* /chosen bootargs, or "" */
+	const char *cpu_isa;			/* the first cpu's riscv,isa, or
+						 * NULL */
 };
 
 /* Returns 0, or a negative number for a blob it cannot read. */
 int fdt_parse(const void *fdt, struct fdt_info *info);
+
+/* A multi-letter extension in a riscv,isa string: "_name" followed by
+ * '_' or the end. */
+bool isa_has_multi(const char *isa, const char *name);
 
 #endif

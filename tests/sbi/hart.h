@@ -25,8 +25,11 @@ enum hart_cmd {
 	CMD_SUSPEND,		/* arg0 type, arg1 resume addr, arg2 opaque,
 				 * arg3 timer ticks to wake it */
 	CMD_ECALL,		/* arg0 = struct hart_ecall *: any SBI call */
-	CMD_CALL,		/* arg0 = struct sbiret (*)(void): a test function */
+	CMD_CALL,		/* arg0 = hart_fn, run with arg1 on the hart */
 };
+
+/* CMD_CALL: a test function run on a secondary for the boot hart. */
+typedef struct sbiret (*hart_fn)(unsigned long arg);
 
 /* CMD_ECALL: the call a secondary makes for the boot hart. */
 struct hart_ecall {

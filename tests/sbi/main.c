@@ -126,6 +126,13 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_dbtr();
 		finish();
 	}
+	/* "fwft-susp": the FWFT and SUSP checks (they end with every
+	 * secondary stopped and the boot hart's FWFT state locked). */
+	if (boot_arg(machine.bootargs, "fwft-susp")) {
+		test_fwft();
+		test_susp();
+		finish();
+	}
 	test_boot(hartid, fdt_err);
 	run_all();
 	finish();

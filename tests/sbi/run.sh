@@ -59,6 +59,14 @@ for fw in "${images[@]}"; do
 	run "$log" "$fw"
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
 	ends "$name" "$log"
+	# the binary encoding: characters wider than a byte print their low byte
+	for what in "dbcn: console_write_byte" "legacy: console_putchar"; do
+		if grep -qE "^INFO: $what uses the low 8 bits: OK"$'\r?$' "$log"; then
+			pass "$name: $what prints the low 8 bits of its argument"
+		else
+			fail "$name: $what: no line \"INFO: $what uses the low 8 bits: OK\" in $log"
+		fi
+	done
 done
 
 # Reset runs: bootargs "srst=<mode>" make the payload call it first thing.
@@ -76,13 +84,15 @@ while read -r mode want msg; do
 	fi
 done <<'EOF'
 fail 1 shutdown (system failure)
+fail-upper 1 shutdown (system failure)
 cold 0 cold reboot
 warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
-# PMU runs, then the DBTR run: <name> <cpu> <bootargs>. "pmu-num=N" tells
-# the payload QEMU's event map when the firmware strips it from the DT.
+# PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
+# <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
+# firmware strips it from the DT.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
 	run "$log" "$fw" "$args" "$cpu"
@@ -92,6 +102,7 @@ done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 dbtr-sscofpmf rv64,sscofpmf=true dbtr
+fwft-susp rv64,sscofpmf=true fwft-susp
 EOF
 
 # Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as

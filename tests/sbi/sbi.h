@@ -15,6 +15,7 @@
 #define SBI_ERR_ALREADY_STOPPED		-8
 #define SBI_ERR_NO_SHMEM		-9
 #define SBI_ERR_BAD_RANGE		-11
+#define SBI_ERR_DENIED_LOCKED		-14
 
 /* Legacy (v0.1) extensions: one EID per function, no FID. */
 #define SBI_LEGACY_SET_TIMER		0x00
@@ -90,6 +91,20 @@
 #define SBI_DBTR_UNINSTALL		5
 #define SBI_DBTR_ENABLE			6
 #define SBI_DBTR_DISABLE		7
+#define SBI_EXT_FWFT			0x46574654
+#define SBI_FWFT_SET			0
+#define SBI_FWFT_GET			1
+#define FWFT_MISALIGNED_EXC_DELEG	0
+#define FWFT_LANDING_PAD		1
+#define FWFT_SHADOW_STACK		2
+#define FWFT_DOUBLE_TRAP		3
+#define FWFT_PTE_AD_HW_UPDATING		4
+#define FWFT_POINTER_MASKING_PMLEN	5
+#define FWFT_FLAG_LOCK			1UL
+
+#define SBI_EXT_SUSP			0x53555350
+#define SBI_SUSP_SYSTEM_SUSPEND		0
+#define SBI_SUSP_SUSPEND_TO_RAM		0
 
 struct sbiret {
 	long error;

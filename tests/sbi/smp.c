@@ -92,7 +92,7 @@ static void run_command(struct hart *h)
 		break;
 	}
 	case CMD_CALL:
-		r = ((struct sbiret (*)(void))h->arg[0])();
+		r = ((hart_fn)h->arg[0])(h->arg[1]);
 		break;
 	}
 	h->ret_error = r.error;

@@ -91,6 +91,11 @@ void test_hsm_stop_start(void);
 void test_srst_invalid(void);
 void test_hyp(void);
 void test_dbtr(void);
+/* The FWFT and SUSP run (bootargs "fwft-susp"), in this order. */
+void test_fwft(void);
+void test_susp(void);
+/* The PMU's firmware counters (bit i = counter i), from counter_get_info. */
+unsigned long pmu_fw_counter_mask(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);

@@ -14,12 +14,22 @@ static struct sbiret dbcn(unsigned long fid, unsigned long n,
 static void check_valid(void)
 {
 	unsigned long len = strlen(msg);
+	struct sbiret r;
 
 	expect_val(dbcn(SBI_DBCN_WRITE, len, (unsigned long)msg, 0), len,
 		   "dbcn", sfmt("console_write of %lu payload bytes returns %lu",
 				len, len));
 	expect_val(sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, '\n'), 0,
 		   "dbcn", "console_write_byte returns 0");
+	/* byte is a uint8_t: the bits above it are ignored. run.sh checks
+	 * that this line reads "... low 8 bits: OK" in the log. */
+	printf("INFO: dbcn: console_write_byte uses the low 8 bits: ");
+	r = sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE,
+		      0x6463626100000000UL | 'O');
+	sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, 1UL << 63 | 0x100 | 'K');
+	sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, 0xff00 | '\n');
+	expect_val(r, 0, "dbcn",
+		   "console_write_byte(6463626100000000 | 'O') returns 0");
 	expect_val(dbcn(SBI_DBCN_READ, 0, (unsigned long)inbuf, 0), 0, "dbcn",
 		   "console_read of 0 bytes returns 0");
 	/* run.sh feeds QEMU no input. */

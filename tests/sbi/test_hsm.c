@@ -184,17 +184,20 @@ static struct sbiret suspend_on(unsigned long id, unsigned long type,
 	return r;
 }
 
-static void check_retentive(unsigned long id)
+/* type: RETENTIVE_DEFAULT, possibly with upper register bits set (the
+ * binary encoding: suspend_type is a uint32_t, its upper half ignored). */
+static void check_retentive(unsigned long id, unsigned long type)
 {
 	struct sbiret r;
 
-	hart_post(id, CMD_SUSPEND, SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0,
-		  ms_to_ticks(WAKE_MS));
+	hart_post(id, CMD_SUSPEND, type, 0, 0, ms_to_ticks(WAKE_MS));
 	expect_status(wait_status(id, SBI_HSM_SUSPENDED, WAKE_MS),
-		      SBI_HSM_SUSPENDED, id, "in retentive suspend");
+		      SBI_HSM_SUSPENDED, id,
+		      sfmt("in retentive suspend (type %lx)", type));
 	r = hart_result(id, 1000 + WAKE_MS);
-	expect_err(r, 0, "hsm", sfmt("hart_suspend(retentive) on hart %lu "
-				     "returns 0 once the timer wakes it", id));
+	expect_err(r, 0, "hsm", sfmt("hart_suspend(retentive, type %lx) on "
+				     "hart %lu returns 0 once the timer wakes "
+				     "it", type, id));
 	if (r.error == ERR_NO_ANSWER) {
 		lose(id, "did not wake from retentive suspend");
 		return;
@@ -205,21 +208,24 @@ static void check_retentive(unsigned long id)
 		      id, "after retentive suspend");
 }
 
-static void check_non_retentive(unsigned long id)
+/* type: NON_RETENTIVE_DEFAULT, possibly with upper register bits set. */
+static void check_non_retentive(unsigned long id, unsigned long type)
 {
 	unsigned long opaque = next_opaque(id), old = harts[id].entries;
 	bool resumed;
 	struct sbiret r;
 
-	hart_post(id, CMD_SUSPEND, SBI_HSM_SUSPEND_NON_RET_DEFAULT,
-		  (unsigned long)secondary_entry, opaque, ms_to_ticks(WAKE_MS));
+	hart_post(id, CMD_SUSPEND, type, (unsigned long)secondary_entry,
+		  opaque, ms_to_ticks(WAKE_MS));
 	expect_status(wait_status(id, SBI_HSM_SUSPENDED, WAKE_MS),
-		      SBI_HSM_SUSPENDED, id, "in non-retentive suspend");
+		      SBI_HSM_SUSPENDED, id,
+		      sfmt("in non-retentive suspend (type %lx)", type));
 	resumed = wait_entry(id, old, 1000 + WAKE_MS);
 	r = hart_result(id, 10);
 	check(resumed && r.error == ERR_REENTERED, "hsm",
-	      sfmt("hart_suspend(non-retentive) on hart %lu resumes at "
-		   "resume_addr", id), resumed ? ret_str(r) : "no resume");
+	      sfmt("hart_suspend(non-retentive, type %lx) on hart %lu resumes "
+		   "at resume_addr", type, id),
+	      resumed ? ret_str(r) : "no resume");
 	if (!resumed) {
 		if (r.error == ERR_NO_ANSWER)
 			lose(id, "did not resume");
@@ -234,10 +240,15 @@ static void check_non_retentive(unsigned long id)
  * hart anyway still gets it back. */
 static void check_bad_types(unsigned long id)
 {
+	/* the last of each: upper register bits set, low 32 bits decide */
 	static const unsigned long reserved[] = {
-		0x00000001, 0x80000001, 0x100000000UL,
+		0x00000001, 0x80000001, 0x0fffffff, 0x8fffffff,
+		0xffffffff00000001UL,
 	};
-	static const unsigned long platform[] = { 0x10000000, 0x90000000 };
+	static const unsigned long platform[] = {
+		0x10000000, 0x90000000, 0x7fffffff, 0xffffffff,
+		0x100000000UL | 0x90000000,
+	};
 	unsigned int i;
 	struct sbiret r;
 
@@ -273,9 +284,16 @@ void test_hsm_suspend(void)
 		skip("hsm", "hart_suspend checks", "no secondary hart running");
 		return;
 	}
-	check_retentive(id);
+	check_retentive(id, SBI_HSM_SUSPEND_RET_DEFAULT);
 	if (!harts[id].lost)
-		check_non_retentive(id);
+		check_retentive(id, 1UL << 63 | SBI_HSM_SUSPEND_RET_DEFAULT);
+	if (!harts[id].lost)
+		check_retentive(id, 1UL << 32 | SBI_HSM_SUSPEND_RET_DEFAULT);
+	if (!harts[id].lost)
+		check_non_retentive(id, SBI_HSM_SUSPEND_NON_RET_DEFAULT);
+	if (!harts[id].lost)
+		check_non_retentive(id, 1UL << 63 |
+				    SBI_HSM_SUSPEND_NON_RET_DEFAULT);
 	if (!harts[id].lost)
 		check_bad_types(id);
 	/* Last: a firmware that accepts it loses the hart for good. */

@@ -15,6 +15,33 @@ void test_srst_invalid(void)
 		   SBI_ERR_INVALID_PARAM, "srst",
 		   "system_reset(shutdown, reserved reason 2) returns "
 		   "INVALID_PARAM");
+	/*
+	 * The binary encoding: reset_type and reset_reason are uint32_t, so
+	 * only their low 32 bits count.  A vendor type (0xF0000000-) is
+	 * NOT_SUPPORTED on QEMU virt, which is told apart from the
+	 * INVALID_PARAM a firmware reading the whole register answers.
+	 */
+	expect_err(sbi_system_reset(0xF0000000UL, SBI_SRST_REASON_NONE),
+		   SBI_ERR_NOT_SUPPORTED, "srst",
+		   "system_reset(vendor type f0000000) returns NOT_SUPPORTED");
+	expect_err(sbi_system_reset(1UL << 32 | 0xF0000000UL,
+				    SBI_SRST_REASON_NONE),
+		   SBI_ERR_NOT_SUPPORTED, "srst",
+		   "system_reset(type 1_f0000000: low 32 bits = vendor type) "
+		   "returns NOT_SUPPORTED (32-bit parameter)");
+	expect_err(sbi_system_reset(0xF0000000UL, 1UL << 63 | 0xE0000000UL),
+		   SBI_ERR_NOT_SUPPORTED, "srst",
+		   "system_reset(vendor type, reason 80000000_e0000000: low 32 "
+		   "bits = implementation reason) returns NOT_SUPPORTED "
+		   "(32-bit parameter)");
+	expect_err(sbi_system_reset(0xFFFFFFFF00000003UL, SBI_SRST_REASON_NONE),
+		   SBI_ERR_INVALID_PARAM, "srst",
+		   "system_reset(type ffffffff_00000003: reserved 3) returns "
+		   "INVALID_PARAM");
+	expect_err(sbi_system_reset(0xF0000000UL, 1UL << 32 | 2),
+		   SBI_ERR_INVALID_PARAM, "srst",
+		   "system_reset(vendor type, reason 1_00000002: reserved 2) "
+		   "returns INVALID_PARAM");
 	expect_err(sbi_call2(SBI_EXT_SRST, SBI_SRST_SYSTEM_RESET + 1, 0, 0),
 		   SBI_ERR_NOT_SUPPORTED, "srst",
 		   "unknown FID 1 returns NOT_SUPPORTED");
@@ -48,6 +75,10 @@ void srst_mode(const char *arg)
 		  "cold reboot" },
 		{ "warm", SBI_SRST_TYPE_WARM_REBOOT, SBI_SRST_REASON_NONE,
 		  "warm reboot" },
+		/* the binary encoding: only the low 32 bits of each count */
+		{ "fail-upper", 1UL << 63 | SBI_SRST_TYPE_SHUTDOWN,
+		  1UL << 32 | SBI_SRST_REASON_SYSFAIL,
+		  "shutdown, reason system failure, upper register bits set" },
 	};
 	unsigned int i;
 	struct sbiret r;
