@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <tally/pmu.h>
 #include <tally/spinlock.h>
+#include <tally/sse.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
 struct rfence_request {
@@ -59,6 +60,9 @@ struct hart_scratch {
 
 	/* the SBI PMU state of this hart (lib/pmu) */
 	struct pmu_hart pmu;
+
+	/* SSE: this hart's local events, mask and pending hint (lib/sbi/sbi_sse.c) */
+	struct sse_hart sse;
 };
 
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];

@@ -68,5 +68,6 @@ extern const struct sbi_extension sbi_ext_hsm;
 extern const struct sbi_extension sbi_ext_srst;
 extern const struct sbi_extension sbi_ext_dbcn;
 extern const struct sbi_extension sbi_ext_pmu;
+extern const struct sbi_extension sbi_ext_sse;
 
 #endif

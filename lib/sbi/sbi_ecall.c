@@ -6,6 +6,7 @@
  * up at boot if the extension is available on this machine.
  */
 #include <tally/fw_event.h>
+#include <tally/sse_hint.h>
 #include <tally/sbi.h>
 #include <tally/trap.h>
 
@@ -15,6 +16,7 @@ enum {
 	EXT_BASE,	/* 0x10 */
 	EXT_HSM,	/* 0x48534d */
 	EXT_PMU,	/* 0x504d55 */
+	EXT_SSE,	/* 0x535345 */
 	EXT_IPI,	/* 0x735049 */
 	EXT_DBCN,	/* 0x4442434e */
 	EXT_RFENCE,	/* 0x52464e43 */
@@ -29,6 +31,7 @@ const struct sbi_extension *const sbi_extensions[EXT_COUNT] = {
 	[EXT_BASE] = &sbi_ext_base,
 	[EXT_HSM] = &sbi_ext_hsm,
 	[EXT_PMU] = &sbi_ext_pmu,
+	[EXT_SSE] = &sbi_ext_sse,
 	[EXT_IPI] = &sbi_ext_ipi,
 	[EXT_DBCN] = &sbi_ext_dbcn,
 	[EXT_RFENCE] = &sbi_ext_rfence,
@@ -59,6 +62,7 @@ static long sbi_ext_index(unsigned long eid)
 	case SBI_EXT_BASE:	return EXT_BASE;
 	case SBI_EXT_HSM:	return EXT_HSM;
 	case SBI_EXT_PMU:	return EXT_PMU;
+	case SBI_EXT_SSE:	return EXT_SSE;
 	case SBI_EXT_IPI:	return EXT_IPI;
 	case SBI_EXT_DBCN:	return EXT_DBCN;
 	case SBI_EXT_RFENCE:	return EXT_RFENCE;
@@ -96,9 +100,14 @@ struct sbiret sbi_ecall_handle(struct trap_frame *tf)
 	unsigned long eid = tf->regs[REG_A7];
 	long i = sbi_ext_index(eid);
 	const struct sbi_extension *ext = i < 0 ? 0 : sbi_ext_live[i];
+	struct sbiret ret;
 
 	fw_event(FW_EV_TALLY_ECALL);
 	if (!ext)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
-	return ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
+	ret = ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
+	/* SSE: an event pending for this hart is delivered as the call returns */
+	if (sse_pending_here())
+		sbi_sse_ecall_exit(tf);
+	return ret;
 }

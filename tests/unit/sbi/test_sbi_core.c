@@ -48,6 +48,7 @@ STUB_EXT(sbi_ext_hsm, SBI_EXT_HSM, SBI_EXT_HSM, NULL);
 STUB_EXT(sbi_ext_srst, SBI_EXT_SRST, SBI_EXT_SRST, NULL);
 STUB_EXT(sbi_ext_dbcn, SBI_EXT_DBCN, SBI_EXT_DBCN, NULL);
 STUB_EXT(sbi_ext_pmu, SBI_EXT_PMU, SBI_EXT_PMU, stub_pmu_available);
+STUB_EXT(sbi_ext_sse, SBI_EXT_SSE, SBI_EXT_SSE, NULL);
 
 /* What the dispatcher must find: the table's EID ranges, searched one by one. */
 static const struct sbi_extension *reference_find(unsigned long eid)
@@ -66,7 +67,8 @@ static void test_dispatch_table(void)
 		{ SBI_EXT_TIME, &sbi_ext_time }, { SBI_EXT_IPI, &sbi_ext_ipi },
 		{ SBI_EXT_RFENCE, &sbi_ext_rfence }, { SBI_EXT_HSM, &sbi_ext_hsm },
 		{ SBI_EXT_SRST, &sbi_ext_srst }, { SBI_EXT_DBCN, &sbi_ext_dbcn },
-		{ SBI_EXT_PMU, &sbi_ext_pmu }, { 0x12345678, NULL },
+		{ SBI_EXT_PMU, &sbi_ext_pmu }, { SBI_EXT_SSE, &sbi_ext_sse },
+		{ 0x12345678, NULL },
 		{ (unsigned long)-1, NULL }, { SBI_EXT_TIME + 1, NULL },
 		{ SBI_EXT_TIME + (1UL << 32), NULL }, { 0x10 + (1UL << 32), NULL },
 	};
@@ -75,7 +77,7 @@ static void test_dispatch_table(void)
 	for (unsigned long i = 1; i < sbi_extension_count; i++)
 		CHECK(sbi_extensions[i - 1]->eid_last < sbi_extensions[i]->eid_first,
 		      "dispatch table sorted and disjoint at %lu", i);
-	CHECK(sbi_extension_count == 9, "nine extensions registered (got %lu)",
+	CHECK(sbi_extension_count == 10, "ten extensions registered (got %lu)",
 	      sbi_extension_count);
 	for (unsigned long i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CHECK(sbi_ext_find(cases[i].eid) == cases[i].ext,
