@@ -84,6 +84,7 @@ static void run_all(void)
 	test_hsm_suspend();
 	test_hsm_stop_start();
 	test_srst_invalid();
+	test_sse_basic();
 }
 
 void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
@@ -106,6 +107,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		check(!fdt_err, "boot", "a1 points at a readable FDT",
 		      sfmt("fdt_parse returned %d", fdt_err));
 		test_pmu();
+		finish();
+	}
+	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */
+	if (boot_arg(machine.bootargs, "sse")) {
+		test_sse();
 		finish();
 	}
 	test_boot(hartid, fdt_err);

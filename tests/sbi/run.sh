@@ -89,6 +89,7 @@ while read -r name cpu args; do
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
+sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
 
 [[ $failures -eq 0 ]]

@@ -92,6 +92,9 @@ void test_srst_invalid(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);
+/* SSE (test_sse.c): the full run (bootargs "sse") and the main run's part. */
+void test_sse(void);
+void test_sse_basic(void);
 
 /* Shared by the TIME and legacy tests. */
 void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t));
