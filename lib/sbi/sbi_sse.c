@@ -519,6 +519,9 @@ static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
 	if (fid == SBI_EXT_SSE_REGISTER) {
 		a->entry_pc = args[1];
 		a->entry_arg = args[2];
+		/* the reset PREFERRED_HART (0) may name no hart: the registering one then */
+		if (e->global && !hart_by_id(sse_globals[e->slot].preferred_hart))
+			sse_globals[e->slot].preferred_hart = me->hartid;
 	}
 	if (fid == SBI_EXT_SSE_UNREGISTER) {
 		if (e->global)
