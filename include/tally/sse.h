@@ -28,8 +28,8 @@ struct sse_attrs {
 struct sse_hart {
 	/*
 	 * Non-zero when an event may be deliverable to this hart: the trap
-	 * exits test it (one load) before calling into sbi_sse.c.  Written
-	 * under the SSE lock; read without it.
+	 * exit and the SSE calls test it (one load) before looking further.
+	 * Written under the SSE lock; read without it.
 	 */
 	volatile unsigned long pending;
 	bool unmasked;			/* hart_unmask called (masked at start) */
@@ -39,9 +39,7 @@ struct sse_hart {
 
 struct trap_frame;
 
-/* Delivery on the way back to S/U-mode: after an ecall (mepc in the CSR)... */
-void sbi_sse_ecall_exit(struct trap_frame *tf);
-/* ... and after any other trap (mepc in the frame). */
+/* Delivery on the way back to S/U-mode after a trap other than an ecall. */
 void sbi_sse_trap_exit(struct trap_frame *tf);
 /* M-mode LCOFI while the PMU overflow event is enabled on this hart. */
 void sbi_sse_pmu_overflow(void);

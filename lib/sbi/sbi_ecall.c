@@ -6,7 +6,6 @@
  * up at boot if the extension is available on this machine.
  */
 #include <tally/fw_event.h>
-#include <tally/sse_hint.h>
 #include <tally/sbi.h>
 #include <tally/trap.h>
 
@@ -100,14 +99,9 @@ struct sbiret sbi_ecall_handle(struct trap_frame *tf)
 	unsigned long eid = tf->regs[REG_A7];
 	long i = sbi_ext_index(eid);
 	const struct sbi_extension *ext = i < 0 ? 0 : sbi_ext_live[i];
-	struct sbiret ret;
 
 	fw_event(FW_EV_TALLY_ECALL);
 	if (!ext)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
-	ret = ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
-	/* SSE: an event pending for this hart is delivered as the call returns */
-	if (sse_pending_here())
-		sbi_sse_ecall_exit(tf);
-	return ret;
+	return ext->handle(tf->regs[REG_A6], &tf->regs[REG_A0], tf);
 }

@@ -8,10 +8,13 @@
  * NOT_SUPPORTED; every other id (reserved, or platform specific that this
  * platform does not define) is invalid.
  *
- * An event is delivered on the way back to S/U-mode: at the end of an
- * ecall (sbi_ecall_handle calls sbi_sse_ecall_exit when the hart's
- * pending hint is set) or of any other trap (trap_handler).  Another hart
- * is told with an IPI (IPI_SSE): the IPI trap's exit delivers.  Delivery
+ * An event is delivered on the way back to S/U-mode: at the end of the
+ * SSE call that made it deliverable on the calling hart (inject, enable,
+ * hart_unmask, complete) or of any other trap (trap_handler), when the
+ * hart's pending hint is set.  Another hart is told with an IPI (IPI_SSE):
+ * the IPI trap's exit delivers.  The ecall path of every other extension
+ * has no SSE test at all: an IPI_SSE that a wait inside an ecall consumes
+ * (sbi_ipi_poll) is raised again, so the hart traps once back in S-mode.  Delivery
  * and completion follow the spec's "Software Event Injection" and
  * "Software Event Completion" steps: the interrupted sepc, SPP/SPIE (and
  * hstatus SPV/SPVP with the H extension), a6 and a7 go into the event's
@@ -312,11 +315,6 @@ static void sse_deliver(struct trap_frame *tf)
 		sse_enter(me, a, tf);
 	}
 	spin_unlock(&sse_lock);
-}
-
-void sbi_sse_ecall_exit(struct trap_frame *tf)
-{
-	sse_deliver(tf);
 }
 
 void sbi_sse_trap_exit(struct trap_frame *tf)
@@ -637,8 +635,8 @@ void sbi_sse_hart_reset(void)
 	spin_unlock(&sse_lock);
 }
 
-static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
-				struct trap_frame *tf)
+static struct sbiret sse_call(unsigned long fid, const unsigned long *args,
+			      struct trap_frame *tf)
 {
 	switch (fid) {
 	case SBI_EXT_SSE_READ_ATTRS:	return sse_read_attrs(args);
@@ -653,6 +651,22 @@ static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
 	case SBI_EXT_SSE_HART_MASK:	return sse_hart_mask(true);
 	default:			return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}
+}
+
+/*
+ * The call, then the event it made due on this hart, if any, entered as
+ * the ecall returns: mepc is the CSR (stepped past the ecall), a6/a7 the
+ * frame's; a0/a1 become the call's result, which the handler sees as the
+ * interrupted a0/a1.
+ */
+static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
+				struct trap_frame *tf)
+{
+	struct sbiret ret = sse_call(fid, args, tf);
+
+	if (this_hart()->sse.pending)
+		sse_deliver(tf);
+	return ret;
 }
 
 const struct sbi_extension sbi_ext_sse = {
