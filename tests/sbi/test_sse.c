@@ -810,6 +810,8 @@ static void test_remote(void)
 
 /* ---- the PMU overflow event --------------------------------------------------------- */
 
+static uint64_t snap_page[512] __attribute__((aligned(4096)));
+
 static void pmu_overflow_once(struct sse_ctx *c, unsigned long ctr, unsigned int round)
 {
 	struct hart *h = this_hart();
@@ -832,7 +834,20 @@ static void pmu_overflow_once(struct sse_ctx *c, unsigned long ctr, unsigned int
 	check(ovf >> ctr & 1, "sse",
 	      sfmt("PMU overflow %u: the OF bit stays set after the event", round),
 	      sfmt("scountovf %lx", ovf));
-	pmu_stop(ctr, 1, 0);
+	if (round == 1) {
+		pmu_stop(ctr, 1, 0);
+		return;
+	}
+	/* the snapshot's overflow bitmap says the same */
+	snap_page[0] = 0;
+	r = pmu_set_shmem((unsigned long)snap_page, 0, 0);
+	if (!r.error)
+		r = pmu_stop(ctr, 1, STOP_TAKE_SNAPSHOT);
+	check(!r.error && (snap_page[0] & 1), "sse",
+	      sfmt("PMU overflow %u: counter_stop TAKE_SNAPSHOT: overflow bitmap bit 0 "
+		   "(counter %lu) set", round, ctr),
+	      sfmt("%s bitmap %lx", ret_str(r), (unsigned long)snap_page[0]));
+	pmu_set_shmem(-1UL, -1UL, 0);
 }
 
 static void test_pmu_event(void)
