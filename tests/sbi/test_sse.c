@@ -808,6 +808,46 @@ static void test_remote(void)
 	sse_call(SSE_UNREGISTER, g->event);
 }
 
+/* HSM stop and start: the hart's SSE state starts afresh (UNUSED, masked). */
+static void test_hsm_reset(void)
+{
+	unsigned long h = nr_secondaries ? secondaries[0] : -1UL, st = 0;
+	struct sbiret r;
+	bool entered;
+
+	if (h == -1UL || !harts[h].running) {
+		skip("sse", "HSM stop/start resets the hart's events", "no secondary hart");
+		return;
+	}
+	remote(h, SSE_HART_UNMASK, 0, 0, 0);
+	r = remote(h, SSE_REGISTER, EV_LOCAL_SW, (unsigned long)sse_entry,
+		   (unsigned long)&ctx_remote[h]);
+	if (!r.error)
+		r = remote(h, SSE_ENABLE, EV_LOCAL_SW, 0, 0);
+	expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h));
+	hart_post(h, CMD_STOP, 0, 0, 0, 0);
+	r = wait_status(h, SBI_HSM_STOPPED, 1000);
+	harts[h].running = false;
+	if (!check(!r.error && r.value == SBI_HSM_STOPPED, "sse",
+		   sfmt("hart %lu stops with the event enabled", h), ret_str(r)))
+		return;
+	start_secondary(h, next_opaque(h), &entered);
+	if (!check(entered, "sse", sfmt("hart %lu starts again", h), "did not arrive"))
+		return;
+	{	/* read_attrs on that hart: the buffer is the fourth argument */
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_LOCAL_SW, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		st = -1UL;
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 1000);
+	}
+	check(!r.error && (st & 3) == ST_UNUSED, "sse",
+	      sfmt("hart %lu after stop/start: its local event is UNUSED", h),
+	      sfmt("%s status %lx", ret_str(r), st));
+	expect_err(remote(h, SSE_HART_MASK, 0, 0, 0), SBI_ERR_ALREADY_STOPPED, "sse",
+		   sfmt("hart %lu after stop/start: events masked again", h));
+}
+
 /* ---- the PMU overflow event --------------------------------------------------------- */
 
 static uint64_t snap_page[512] __attribute__((aligned(4096)));
@@ -933,6 +973,7 @@ void test_sse(void)
 	info("sse", "%u secondary harts running", up);
 	check(up >= 1, "sse", "secondary harts started for the remote tests", "none");
 	test_remote();
+	test_hsm_reset();
 	if (machine.cpu_has_sscofpmf)
 		test_pmu_event();
 	else
