@@ -37,9 +37,10 @@ void sbi_ipi_poll(void)
 	/*
 	 * SSE: an event another hart made due here is delivered on the way
 	 * out of a trap; inside this ecall there is none, so trap again
-	 * once back in S-mode.
+	 * once back in S-mode (a stopped hart waiting for its start has no
+	 * S-mode to go back to).
 	 */
-	if (this_hart()->sse.pending)
+	if (this_hart()->sse.pending && hsm_hart_interruptible(this_hartid()))
 		platform.ops.ipi_send(this_hartid());
 }
 

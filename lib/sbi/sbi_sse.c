@@ -596,6 +596,11 @@ static struct sbiret sse_inject(const unsigned long *args)
 			spin_unlock(&sse_lock);
 			return sbi_err(SBI_ERR_INVALID_PARAM);
 		}
+		/* a stopped hart has no S-mode to take it (and starts afresh) */
+		if (!hsm_hart_interruptible(target->hartid)) {
+			spin_unlock(&sse_lock);
+			return sbi_err(SBI_ERR_FAILED);
+		}
 		target->sse.pending |= 1UL << e->slot;
 		to = target->hartid;
 	}

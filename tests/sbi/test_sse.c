@@ -831,6 +831,8 @@ static void test_hsm_reset(void)
 	if (!check(!r.error && r.value == SBI_HSM_STOPPED, "sse",
 		   sfmt("hart %lu stops with the event enabled", h), ret_str(r)))
 		return;
+	expect_err(sse_inject(EV_LOCAL_SW, h), SBI_ERR_FAILED, "sse",
+		   sfmt("inject on stopped hart %lu: FAILED", h));
 	start_secondary(h, next_opaque(h), &entered);
 	if (!check(entered, "sse", sfmt("hart %lu starts again", h), "did not arrive"))
 		return;
