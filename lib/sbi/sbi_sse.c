@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Supervisor Software Events extension "SSE" (SBI 3.0 chapter 17).
+ * Supervisor Software Events extension "SSE" (SBI 3.0).
  *
  * Events offered: the local and the global software-injected events, and
  * the local PMU overflow event on a hart with Sscofpmf.  The standard
@@ -14,8 +14,8 @@
  * hart's pending hint is set.  Another hart is told with an IPI (IPI_SSE):
  * the IPI trap's exit delivers.  The ecall path of every other extension
  * has no SSE test at all: an IPI_SSE that a wait inside an ecall consumes
- * (sbi_ipi_poll) is raised again, so the hart traps once back in S-mode.  Delivery
- * and completion follow the spec's "Software Event Injection" and
+ * (sbi_ipi_poll) is raised again, so the hart traps once back in S-mode.
+ * Delivery and completion follow the spec's "Software Event Injection" and
  * "Software Event Completion" steps: the interrupted sepc, SPP/SPIE (and
  * hstatus SPV/SPVP with the H extension), a6 and a7 go into the event's
  * INTERRUPTED_* attributes; complete puts them back.
