@@ -728,7 +728,7 @@ static struct sbiret remote(unsigned long h, unsigned long fid, unsigned long a0
 {
 	struct hart_ecall call = { SSE, fid, { a0, a1, a2, 0, 0, 0 } };
 
-	return hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 1000);
+	return hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
 }
 
 static void test_remote(void)
@@ -757,7 +757,7 @@ static void test_remote(void)
 		      sfmt("hart %lu's local event is its own (UNUSED here)", h), "");
 		expect_err(sse_inject(EV_LOCAL_SW, h), 0, "sse",
 			   sfmt("inject the local event on hart %lu", h));
-		ran = WAIT_UNTIL(c->runs == 1, 1000);
+		ran = WAIT_UNTIL(c->runs == 1, 3000);
 		check(ran && c->hartid == h, "sse",
 		      sfmt("hart %lu handles it (a6 = its hart id)", h),
 		      sfmt("runs %lu a6 %lu", c->runs, c->hartid));
@@ -767,7 +767,7 @@ static void test_remote(void)
 		ran = WAIT_UNTIL(c->runs != 1, 20);
 		check(!ran, "sse", sfmt("hart %lu masked: not handled", h), "");
 		remote(h, SSE_HART_UNMASK, 0, 0, 0);
-		check(WAIT_UNTIL(c->runs == 2, 1000), "sse",
+		check(WAIT_UNTIL(c->runs == 2, 3000), "sse",
 		      sfmt("hart %lu: handled once it unmasks", h), sfmt("runs %lu", c->runs));
 		r = remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
 		if (!r.error)
@@ -796,8 +796,8 @@ static void test_remote(void)
 		for (n = 1; n <= 20; n++) {
 			g->runs = 0;
 			ok &= !sse_inject(g->event, boot_hartid).error;
-			ok &= WAIT_UNTIL(g->runs == 1, 1000) && g->hartid == h;
-			ok &= WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 1000);
+			ok &= WAIT_UNTIL(g->runs == 1, 3000) && g->hartid == h;
+			ok &= WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 3000);
 		}
 		check(ok, "sse", sfmt("global event with PREFERRED_HART %lu: 20 injects, each "
 				      "handled there, back to ENABLED", h),
@@ -841,7 +841,7 @@ static void test_hsm_reset(void)
 					   { EV_LOCAL_SW, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
 
 		st = -1UL;
-		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 1000);
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
 	}
 	check(!r.error && (st & 3) == ST_UNUSED, "sse",
 	      sfmt("hart %lu after stop/start: its local event is UNUSED", h),
@@ -864,7 +864,7 @@ static void pmu_overflow_once(struct sse_ctx *c, unsigned long ctr, unsigned int
 	c->scountovf = 0;
 	r = pmu_start(ctr, 1, START_SET_INIT_VALUE, -8UL);
 	pmu_tlb_probe(pmu_tlb_buf(), 16, 0, ctr);
-	WAIT_UNTIL(c->runs != 0, 100);
+	WAIT_UNTIL(c->runs != 0, 1000);
 	ovf = csr_read(CSR_SCOUNTOVF);
 	check(!r.error && c->runs == 1 && (c->scountovf >> ctr & 1), "sse",
 	      sfmt("PMU overflow %u: counter %lu wraps, SSE event handled once, "
@@ -920,7 +920,7 @@ static void test_pmu_event(void)
 	c->runs = 0;
 	pmu_start(ctr, 1, START_SET_INIT_VALUE, -8UL);
 	pmu_tlb_probe(pmu_tlb_buf(), 16, 0, ctr);
-	WAIT_UNTIL(h->lcofi_irqs != irqs, 100);
+	WAIT_UNTIL(h->lcofi_irqs != irqs, 1000);
 	check(h->lcofi_irqs == irqs + 1 && c->runs == 0, "sse",
 	      "PMU event disabled: the overflow is a supervisor LCOFI again",
 	      sfmt("irqs %lu runs %lu", h->lcofi_irqs - irqs, c->runs));
