@@ -2,7 +2,7 @@
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
-# without Sscofpmf.
+# without Sscofpmf, and the SSE run (bootargs "sse", Sscofpmf: test_sse.c).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -79,7 +79,7 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
-# PMU runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
+# PMU and SSE runs: <name> <cpu> <bootargs>. "pmu-num=N" tells the payload QEMU's
 # event map when the firmware strips it from the DT.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
