@@ -263,6 +263,41 @@ static void bench_ipi_rfence(void)
 	measure(&s, call(SBI_EXT_RFENCE, SBI_RFENCE_SFENCE_VMA, 1, hartid, 0, 4096, 0), 0);
 }
 
+/*
+ * SSE: inject the local software event on this hart; it is delivered as
+ * the inject returns, its handler (bench_sse_entry) calls complete at
+ * once, and the inject's caller resumes. One row: the whole round trip.
+ */
+void bench_sse_entry(void);
+
+static void bench_sse(void)
+{
+	struct series s;
+	struct bench_call c = sbi(SBI_EXT_BASE, SBI_BASE_PROBE_EXT, SBI_EXT_SSE, 0, 0, 0, 0);
+
+	series_init(&s, "sse_inject_complete");
+	if (c.error || !c.value) {
+		series_na(&s, "no SSE extension");
+		series_report(&s);
+		return;
+	}
+	sbi(SBI_EXT_SSE, SBI_SSE_HART_UNMASK, 0, 0, 0, 0, 0);
+	c = sbi(SBI_EXT_SSE, SBI_SSE_REGISTER, SSE_EVENT_LOCAL_SOFTWARE,
+		(unsigned long)bench_sse_entry, 0, 0, 0);
+	if (!c.error)
+		c = sbi(SBI_EXT_SSE, SBI_SSE_ENABLE, SSE_EVENT_LOCAL_SOFTWARE, 0, 0, 0, 0);
+	if (c.error) {
+		series_na(&s, "register/enable of the local software event failed");
+		series_report(&s);
+		return;
+	}
+	measure(&s, call(SBI_EXT_SSE, SBI_SSE_INJECT, SSE_EVENT_LOCAL_SOFTWARE, hartid, 0, 0, 0),
+		0);
+	sbi(SBI_EXT_SSE, SBI_SSE_DISABLE, SSE_EVENT_LOCAL_SOFTWARE, 0, 0, 0, 0);
+	sbi(SBI_EXT_SSE, SBI_SSE_UNREGISTER, SSE_EVENT_LOCAL_SOFTWARE, 0, 0, 0, 0);
+	sbi(SBI_EXT_SSE, SBI_SSE_HART_MASK, 0, 0, 0, 0, 0);
+}
+
 /* PMU counters as counter_get_info describes them. */
 static unsigned long num_counters;
 static unsigned long hw_base, hw_mask, fw_base, fw_mask;
@@ -538,6 +573,7 @@ void __attribute__((noreturn)) bench_main(unsigned long hart, unsigned long fdt,
 	bench_set_timer("time_set_timer");
 	bench_ipi_rfence();
 	bench_pmu(has_pmu);
+	bench_sse();
 	/* leave no timer armed */
 	sbi(SBI_EXT_TIME, 0, ~0UL, 0, 0, 0, 0);
 	bprintf("BENCH-DONE %u %s\n", rows_measured, any_failure ? "with failures" : "ok");

@@ -34,6 +34,17 @@ bench_ecall:
 	sub	a0, t1, t0
 	ret
 
+	/* ENTRY_PC of the SSE event the benchmark injects: completes at
+	 * once. a6/a7 come back from the event's INTERRUPTED_A6/A7, a0/a1
+	 * and every other register are left as the inject call returned. */
+	.globl	bench_sse_entry
+	.align	3
+bench_sse_entry:
+	li	a6, 6		/* sbi_sse_complete */
+	li	a7, 0x535345
+	ecall
+1:	j	1b
+
 	/* unsigned long bench_empty(void): the same two reads with nothing
 	 * between them; subtracted from every bench_ecall reading. */
 	.globl	bench_empty

@@ -41,6 +41,7 @@ CALLS = [
     ("time set_timer (fw counter running)", "stock", "time_set_timer_fw", ("half",), None),
     ("ipi send_ipi (self)", "stock", "ipi_self", ("half",), 1036),
     ("rfence remote_sfence_vma (self)", "stock", "rfence_sfence_self", ("half",), None),
+    ("sse inject + complete (local event, self)", "stock", "sse_inject_complete", (), 1072),
     # OpenSBI 1.1 reads raw rows only beside riscv,event-to-mhpmevent, which
     # QEMU's node lacks: it answers NOT_SUPPORTED on every map, no like figure.
     ("pmu config_matching raw, stock map", "stock", "pmu_cfg_match_raw", (), None),

@@ -25,6 +25,7 @@
 #include <tally/pmu.h>
 #include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
+#include <tally/sse.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
 struct rfence_request {
@@ -63,6 +64,8 @@ struct hart_scratch {
 
 	/* the debug triggers S-mode installed (lib/sbi/sbi_dbtr.c) */
 	struct dbtr_hart dbtr;
+	/* SSE: this hart's local events, mask and pending hint (lib/sbi/sbi_sse.c) */
+	struct sse_hart sse;
 };
 
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];

@@ -11,6 +11,9 @@
 #define IPI_RFENCE	(1UL << 1)	/* run the request in scratch->rfence */
 #define IPI_WAKE	(1UL << 2)	/* only wake the hart (HSM start) */
 
+/* SSE: an event became pending; delivered on the way out of the trap */
+#define IPI_SSE		(1UL << 3)
+
 void sbi_ipi_raise(unsigned long hartid, unsigned long what);
 void sbi_ipi_process(void);
 /* Handle our own pending requests while spinning on another hart. */

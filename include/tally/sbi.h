@@ -82,5 +82,6 @@ extern const struct sbi_extension sbi_ext_pmu;
 extern const struct sbi_extension sbi_ext_dbtr;
 extern const struct sbi_extension sbi_ext_fwft;
 extern const struct sbi_extension sbi_ext_susp;
+extern const struct sbi_extension sbi_ext_sse;
 
 #endif

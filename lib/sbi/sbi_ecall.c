@@ -15,6 +15,7 @@ enum {
 	EXT_BASE,	/* 0x10 */
 	EXT_HSM,	/* 0x48534d */
 	EXT_PMU,	/* 0x504d55 */
+	EXT_SSE,	/* 0x535345 */
 	EXT_IPI,	/* 0x735049 */
 	EXT_DBCN,	/* 0x4442434e */
 	EXT_DBTR,	/* 0x44425452 */
@@ -32,6 +33,7 @@ const struct sbi_extension *const sbi_extensions[EXT_COUNT] = {
 	[EXT_BASE] = &sbi_ext_base,
 	[EXT_HSM] = &sbi_ext_hsm,
 	[EXT_PMU] = &sbi_ext_pmu,
+	[EXT_SSE] = &sbi_ext_sse,
 	[EXT_IPI] = &sbi_ext_ipi,
 	[EXT_DBCN] = &sbi_ext_dbcn,
 	[EXT_DBTR] = &sbi_ext_dbtr,
@@ -65,6 +67,7 @@ static long sbi_ext_index(unsigned long eid)
 	case SBI_EXT_BASE:	return EXT_BASE;
 	case SBI_EXT_HSM:	return EXT_HSM;
 	case SBI_EXT_PMU:	return EXT_PMU;
+	case SBI_EXT_SSE:	return EXT_SSE;
 	case SBI_EXT_IPI:	return EXT_IPI;
 	case SBI_EXT_DBCN:	return EXT_DBCN;
 	case SBI_EXT_DBTR:	return EXT_DBTR;

@@ -100,6 +100,7 @@ static struct sbiret hsm_hart_stop(void)
 		return sbi_err(SBI_ERR_FAILED);
 	sbi_timer_hart_init();			/* no stale timer on the next start */
 	sbi_pmu_hart_stop();			/* nor stale counters */
+	sbi_sse_hart_reset();			/* nor SSE events */
 	csr_clear(mip, MIP_SSIP);
 	hsm_set(me, SBI_HSM_STATE_STOPPED);
 	hsm_wait_for_start();

@@ -31,8 +31,17 @@ void sbi_ipi_process(void)
 
 void sbi_ipi_poll(void)
 {
-	if (csr_read(mip) & MIP_MSIP)
-		sbi_ipi_process();
+	if (!(csr_read(mip) & MIP_MSIP))
+		return;
+	sbi_ipi_process();
+	/*
+	 * SSE: an event another hart made due here is delivered on the way
+	 * out of a trap; inside this ecall there is none, so trap again
+	 * once back in S-mode (a stopped hart waiting for its start has no
+	 * S-mode to go back to).
+	 */
+	if (this_hart()->sse.pending && hsm_hart_interruptible(this_hartid()))
+		platform.ops.ipi_send(this_hartid());
 }
 
 static struct sbiret ipi_send(unsigned long mask, unsigned long base)

@@ -182,6 +182,10 @@ static void trap_interrupt(struct trap_frame *tf, unsigned long irq)
 	case IRQ_M_TIMER:
 		sbi_timer_process();
 		break;
+	case IRQ_LCOF:
+		/* kept in M-mode only while S-mode has the SSE PMU overflow event on */
+		sbi_sse_pmu_overflow();
+		break;
 	default:
 		/* nothing else is enabled in mie; never loop on a stray one */
 		csr_clear(mie, 1UL << irq);
@@ -210,12 +214,14 @@ void trap_handler(struct trap_frame *tf)
 	fw_event(FW_EV_TALLY_TRAP);	/* every trap but an ecall (256 counts those) */
 	if (mcause & MCAUSE_IRQ_FLAG) {
 		trap_interrupt(tf, mcause & ~MCAUSE_IRQ_FLAG);
-		return;
-	}
-	if (trap_prev_mode(tf) == PRV_M) {
+	} else if (trap_prev_mode(tf) == PRV_M) {
 		trap_from_mmode(tf, mcause);
 		return;
+	} else {
+		fw_event(fw_event_of_cause(mcause));
+		trap_redirect_to_smode(tf, mcause, csr_read(mtval));
 	}
-	fw_event(fw_event_of_cause(mcause));
-	trap_redirect_to_smode(tf, mcause, csr_read(mtval));
+	/* SSE: an event pending for this hart is delivered on the way back */
+	if (this_hart()->sse.pending)
+		sbi_sse_trap_exit(tf);
 }

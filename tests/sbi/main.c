@@ -86,6 +86,7 @@ static void run_all(void)
 	test_hsm_stop_start();
 	test_dbtr();
 	test_srst_invalid();
+	test_sse_basic();
 }
 
 void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
@@ -131,6 +132,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 	if (boot_arg(machine.bootargs, "fwft-susp")) {
 		test_fwft();
 		test_susp();
+		finish();
+	}
+	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */
+	if (boot_arg(machine.bootargs, "sse")) {
+		test_sse();
 		finish();
 	}
 	test_boot(hartid, fdt_err);

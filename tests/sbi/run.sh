@@ -4,7 +4,7 @@
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
 # without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
-# static check of the images' hfences.
+# static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -92,7 +92,7 @@ EOF
 
 # PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
-# firmware strips it from the DT.
+# firmware strips it from the DT. Then the SSE run.
 while read -r name cpu args; do
 	log="$logdir/$name.log"
 	run "$log" "$fw" "$args" "$cpu"
@@ -103,6 +103,7 @@ pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 dbtr-sscofpmf rv64,sscofpmf=true dbtr
 fwft-susp rv64,sscofpmf=true fwft-susp
+sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
 
 # Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as

@@ -99,6 +99,9 @@ unsigned long pmu_fw_counter_mask(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);
+/* SSE (test_sse.c): the full run (bootargs "sse") and the main run's part. */
+void test_sse(void);
+void test_sse_basic(void);
 
 /* Shared by the TIME and legacy tests. */
 void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t));

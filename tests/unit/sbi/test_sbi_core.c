@@ -51,6 +51,7 @@ STUB_EXT(sbi_ext_dbtr, SBI_EXT_DBTR, SBI_EXT_DBTR, NULL);
 STUB_EXT(sbi_ext_pmu, SBI_EXT_PMU, SBI_EXT_PMU, stub_pmu_available);
 STUB_EXT(sbi_ext_fwft, SBI_EXT_FWFT, SBI_EXT_FWFT, NULL);
 STUB_EXT(sbi_ext_susp, SBI_EXT_SUSP, SBI_EXT_SUSP, NULL);
+STUB_EXT(sbi_ext_sse, SBI_EXT_SSE, SBI_EXT_SSE, NULL);
 
 /* What the dispatcher must find: the table's EID ranges, searched one by one. */
 static const struct sbi_extension *reference_find(unsigned long eid)
@@ -71,7 +72,8 @@ static void test_dispatch_table(void)
 		{ SBI_EXT_SRST, &sbi_ext_srst }, { SBI_EXT_DBCN, &sbi_ext_dbcn },
 		{ SBI_EXT_DBTR, &sbi_ext_dbtr },
 		{ SBI_EXT_PMU, &sbi_ext_pmu }, { SBI_EXT_FWFT, &sbi_ext_fwft },
-		{ SBI_EXT_SUSP, &sbi_ext_susp }, { 0x12345678, NULL },
+		{ SBI_EXT_SUSP, &sbi_ext_susp }, { SBI_EXT_SSE, &sbi_ext_sse },
+		{ 0x12345678, NULL },
 		{ (unsigned long)-1, NULL }, { SBI_EXT_TIME + 1, NULL },
 		{ SBI_EXT_TIME + (1UL << 32), NULL }, { 0x10 + (1UL << 32), NULL },
 	};
@@ -80,7 +82,7 @@ static void test_dispatch_table(void)
 	for (unsigned long i = 1; i < sbi_extension_count; i++)
 		CHECK(sbi_extensions[i - 1]->eid_last < sbi_extensions[i]->eid_first,
 		      "dispatch table sorted and disjoint at %lu", i);
-	CHECK(sbi_extension_count == 12, "twelve extensions registered (got %lu)",
+	CHECK(sbi_extension_count == 13, "thirteen extensions registered (got %lu)",
 	      sbi_extension_count);
 	for (unsigned long i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		CHECK(sbi_ext_find(cases[i].eid) == cases[i].ext,

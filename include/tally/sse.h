@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Supervisor Software Events (SBI "SSE", lib/sbi/sbi_sse.c): the per-hart
+ * state kept in the hart's scratch, and the hooks of the trap path.
+ */
+#ifndef TALLY_SSE_H
+#define TALLY_SSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Local events: one slot each in every hart's struct sse_hart. */
+#define SSE_LOCAL_PMU		0	/* 0x00010000 local PMU overflow */
+#define SSE_LOCAL_SOFTWARE	1	/* 0xffff0000 software injected */
+#define SSE_NR_LOCAL		2
+/* sse_hart.pending: bit SSE_LOCAL_* plus this one for global events */
+#define SSE_PENDING_GLOBAL	(1UL << 63)
+
+/* An event's attributes (one copy per hart for a local event). */
+struct sse_attrs {
+	uint32_t state;			/* SBI_SSE_STATE_* */
+	uint32_t prio;
+	unsigned long config;
+	unsigned long entry_pc, entry_arg;
+	unsigned long sepc, flags, a6, a7;	/* INTERRUPTED_* */
+};
+
+struct sse_hart {
+	/*
+	 * Non-zero when an event may be deliverable to this hart: the trap
+	 * exit and the SSE calls test it (one load) before looking further.
+	 * Written under the SSE lock; read without it.
+	 */
+	volatile unsigned long pending;
+	bool unmasked;			/* hart_unmask called (masked at start) */
+	bool lcofie_saved;		/* S-mode's sie.LCOFIE while LCOFI is kept in M */
+	struct sse_attrs local[SSE_NR_LOCAL];
+};
+
+struct trap_frame;
+
+/* Delivery on the way back to S/U-mode after a trap other than an ecall. */
+void sbi_sse_trap_exit(struct trap_frame *tf);
+/* M-mode LCOFI while the PMU overflow event is enabled on this hart. */
+void sbi_sse_pmu_overflow(void);
+/* HSM stop: the hart's events back to UNUSED, masked. */
+void sbi_sse_hart_reset(void);
+
+#endif

@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Supervisor Software Events extension "SSE" (SBI 3.0).
+ *
+ * Events offered: the local and the global software-injected events, and
+ * the local PMU overflow event on a hart with Sscofpmf.  The standard
+ * events this platform cannot raise (RAS, double trap) answer
+ * NOT_SUPPORTED; every other id (reserved, or platform specific that this
+ * platform does not define) is invalid.
+ *
+ * An event is delivered on the way back to S/U-mode: at the end of the
+ * SSE call that made it deliverable on the calling hart (inject, enable,
+ * hart_unmask, complete) or of any other trap (trap_handler), when the
+ * hart's pending hint is set.  Another hart is told with an IPI (IPI_SSE):
+ * the IPI trap's exit delivers.  The ecall path of every other extension
+ * has no SSE test at all: an IPI_SSE that a wait inside an ecall consumes
+ * (sbi_ipi_poll) is raised again, so the hart traps once back in S-mode.
+ * Delivery and completion follow the spec's "Software Event Injection" and
+ * "Software Event Completion" steps: the interrupted sepc, SPP/SPIE (and
+ * hstatus SPV/SPVP with the H extension), a6 and a7 go into the event's
+ * INTERRUPTED_* attributes; complete puts them back.
+ *
+ * All SSE state is changed under one lock; the per-hart pending hint is
+ * read without it (a late hint is caught by the IPI that follows it).
+ */
+#include <tally/hart.h>
+#include <tally/hsm.h>
+#include <tally/init.h>
+#include <tally/ipi.h>
+#include <tally/memregion.h>
+#include <tally/platform.h>
+#include <tally/sbi.h>
+#include <tally/spinlock.h>
+#include <tally/sse.h>
+#include <tally/string.h>
+#include <tally/trap.h>
+
+#define CSR_HSTATUS		0x600
+#define HSTATUS_SPV		(1UL << 7)
+#define HSTATUS_SPVP		(1UL << 8)
+#define MSTATUS_MPV		(1UL << 39)
+
+struct sse_event {
+	uint32_t id;
+	bool global;
+	bool injectable;
+	unsigned int slot;		/* SSE_LOCAL_* or index of sse_globals[] */
+};
+
+static const struct sse_event sse_events[] = {
+	{ SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, false, SSE_LOCAL_PMU },
+	{ SBI_SSE_EVENT_LOCAL_SOFTWARE, false, true, SSE_LOCAL_SOFTWARE },
+	{ SBI_SSE_EVENT_GLOBAL_SOFTWARE, true, true, 0 },
+};
+#define SSE_NR_EVENTS	(sizeof(sse_events) / sizeof(sse_events[0]))
+
+/* Standard events the spec defines and this platform cannot raise. */
+static const uint32_t sse_unsupported[] = {
+	SBI_SSE_EVENT_LOCAL_HIGH_PRIO_RAS, SBI_SSE_EVENT_LOCAL_DOUBLE_TRAP,
+	SBI_SSE_EVENT_GLOBAL_HIGH_PRIO_RAS, SBI_SSE_EVENT_LOCAL_LOW_PRIO_RAS,
+	SBI_SSE_EVENT_GLOBAL_LOW_PRIO_RAS,
+};
+
+struct sse_global {
+	struct sse_attrs a;
+	unsigned long preferred_hart;
+	unsigned long running_hart;	/* valid while RUNNING */
+	bool pending;
+};
+
+#define SSE_NR_GLOBAL	1
+static struct sse_global sse_globals[SSE_NR_GLOBAL];
+static struct spinlock sse_lock;
+
+/* ---- events and their attributes ---------------------------------------- */
+
+/* The event named by the low 32 bits of event_id, or an SBI error. */
+static long sse_lookup(unsigned long event_id, const struct sse_event **out)
+{
+	uint32_t id = (uint32_t)event_id;
+
+	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
+		if (sse_events[i].id != id)
+			continue;
+		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW && !hart_features.has_sscofpmf)
+			return SBI_ERR_NOT_SUPPORTED;
+		*out = &sse_events[i];
+		return SBI_SUCCESS;
+	}
+	for (unsigned int i = 0; i < sizeof(sse_unsupported) / sizeof(sse_unsupported[0]); i++)
+		if (sse_unsupported[i] == id)
+			return SBI_ERR_NOT_SUPPORTED;
+	return SBI_ERR_INVALID_PARAM;
+}
+
+static struct sse_global *sse_global_of(const struct sse_event *e)
+{
+	return e->global ? &sse_globals[e->slot] : 0;
+}
+
+static struct sse_attrs *sse_attrs_of(const struct sse_event *e, struct hart_scratch *h)
+{
+	return e->global ? &sse_globals[e->slot].a : &h->sse.local[e->slot];
+}
+
+static bool sse_pending_on(const struct sse_event *e, struct hart_scratch *h)
+{
+	return e->global ? sse_globals[e->slot].pending : (h->sse.pending >> e->slot) & 1;
+}
+
+/* RUNNING on hart h (a global event runs on one hart at a time). */
+static bool sse_running_on(const struct sse_event *e, struct hart_scratch *h)
+{
+	const struct sse_attrs *a = sse_attrs_of(e, h);
+
+	if (a->state != SBI_SSE_STATE_RUNNING)
+		return false;
+	return !e->global || sse_globals[e->slot].running_hart == h->hartid;
+}
+
+/* Whether e outranks f: lower priority value, then lower event id. */
+static bool sse_before(const struct sse_event *e, const struct sse_attrs *ea,
+		       const struct sse_event *f, const struct sse_attrs *fa)
+{
+	if (ea->prio != fa->prio)
+		return ea->prio < fa->prio;
+	return e->id < f->id;
+}
+
+/* The SSE_PENDING_GLOBAL hints: on the preferred hart of each pending, enabled global event. */
+static void sse_global_hints_update(void)
+{
+	for (unsigned long h = 0; h < TALLY_MAX_HARTS; h++)
+		hart_scratch[h].sse.pending &= ~SSE_PENDING_GLOBAL;
+	for (unsigned int i = 0; i < SSE_NR_GLOBAL; i++) {
+		struct sse_global *g = &sse_globals[i];
+
+		if (g->pending && g->a.state == SBI_SSE_STATE_ENABLED)
+			hart_scratch[g->preferred_hart].sse.pending |= SSE_PENDING_GLOBAL;
+	}
+}
+
+/* ---- PMU overflow: LCOFI kept in M-mode while the event is enabled ---------- */
+
+static void sse_pmu_route(struct hart_scratch *me)
+{
+	uint32_t state = me->sse.local[SSE_LOCAL_PMU].state;
+	bool in_m = state == SBI_SSE_STATE_ENABLED || state == SBI_SSE_STATE_RUNNING;
+	bool delegated = csr_read(mideleg) & MIP_LCOFIP;
+
+	if (!hart_features.has_sscofpmf || in_m != delegated)
+		return;
+	if (in_m) {
+		/* S-mode's sie.LCOFIE is mie.LCOFIE while delegated: keep it for later */
+		me->sse.lcofie_saved = csr_read(mie) & MIP_LCOFIP;
+		csr_clear(mideleg, MIP_LCOFIP);
+		csr_set(mie, MIP_LCOFIP);
+	} else {
+		if (!me->sse.lcofie_saved)
+			csr_clear(mie, MIP_LCOFIP);
+		csr_set(mideleg, MIP_LCOFIP);
+	}
+}
+
+/*
+ * LCOFI taken in M-mode: a counter overflowed while S-mode has the SSE
+ * event enabled.  The OF bits stay as the hardware set them (S-mode reads
+ * scountovf, the snapshot's overflow bitmap is built from them); only the
+ * interrupt is cleared, and the event becomes pending for this hart.
+ */
+void sbi_sse_pmu_overflow(void)
+{
+	struct hart_scratch *me = this_hart();
+
+	csr_clear(mip, MIP_LCOFIP);
+	spin_lock(&sse_lock);
+	me->sse.pending |= 1UL << SSE_LOCAL_PMU;
+	spin_unlock(&sse_lock);
+}
+
+/* ---- entry and completion ---------------------------------------------------- */
+
+/* The spec's "Software Event Injection" steps; mepc is the CSR. */
+static void sse_enter(struct hart_scratch *me, struct sse_attrs *a, struct trap_frame *tf)
+{
+	unsigned long ms = csr_read(mstatus), flags = 0, nms;
+
+	if (ms & MSTATUS_SPP)
+		flags |= SBI_SSE_FLAGS_SSTATUS_SPP;
+	if (ms & MSTATUS_SPIE)
+		flags |= SBI_SSE_FLAGS_SSTATUS_SPIE;
+	a->sepc = csr_read(sepc);
+	a->a6 = tf->regs[REG_A6];
+	a->a7 = tf->regs[REG_A7];
+
+	tf->regs[REG_A6] = me->hartid;
+	tf->regs[REG_A7] = a->entry_arg;
+	csr_write(sepc, csr_read(mepc));
+	nms = ms & ~(MSTATUS_SPP | MSTATUS_SPIE | MSTATUS_SIE | MSTATUS_MPP);
+	if (((ms & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == PRV_S)
+		nms |= MSTATUS_SPP;
+	if (ms & MSTATUS_SIE)
+		nms |= MSTATUS_SPIE;
+	nms |= PRV_S << MSTATUS_MPP_SHIFT;
+	if (hart_features.has_h) {
+		unsigned long hs = csr_read(CSR_HSTATUS);
+
+		if (hs & HSTATUS_SPV)
+			flags |= SBI_SSE_FLAGS_HSTATUS_SPV;
+		if (hs & HSTATUS_SPVP)
+			flags |= SBI_SSE_FLAGS_HSTATUS_SPVP;
+		hs &= ~HSTATUS_SPV;
+		if (ms & MSTATUS_MPV) {
+			hs |= HSTATUS_SPV;
+			hs = (nms & MSTATUS_SPP) ? hs | HSTATUS_SPVP : hs & ~HSTATUS_SPVP;
+		}
+		csr_write(CSR_HSTATUS, hs);
+		nms &= ~MSTATUS_MPV;
+	}
+	a->flags = flags;
+	csr_write(mstatus, nms);
+	csr_write(mepc, a->entry_pc);
+}
+
+/* The spec's "Software Event Completion" steps; mepc is the CSR. */
+static void sse_resume(const struct sse_attrs *a, struct trap_frame *tf)
+{
+	unsigned long ms = csr_read(mstatus);
+
+	csr_write(mepc, csr_read(sepc));
+	ms &= ~MSTATUS_MPP;
+	ms |= ((ms & MSTATUS_SPP) ? PRV_S : PRV_U) << MSTATUS_MPP_SHIFT;
+	if (hart_features.has_h) {
+		unsigned long hs = csr_read(CSR_HSTATUS);
+
+		ms = (hs & HSTATUS_SPV) ? ms | MSTATUS_MPV : ms & ~MSTATUS_MPV;
+		hs &= ~(HSTATUS_SPV | HSTATUS_SPVP);
+		if (a->flags & SBI_SSE_FLAGS_HSTATUS_SPV)
+			hs |= HSTATUS_SPV;
+		if (a->flags & SBI_SSE_FLAGS_HSTATUS_SPVP)
+			hs |= HSTATUS_SPVP;
+		csr_write(CSR_HSTATUS, hs);
+	}
+	ms = (ms & MSTATUS_SPIE) ? ms | MSTATUS_SIE : ms & ~MSTATUS_SIE;
+	ms = (a->flags & SBI_SSE_FLAGS_SSTATUS_SPIE) ? ms | MSTATUS_SPIE : ms & ~MSTATUS_SPIE;
+	ms = (a->flags & SBI_SSE_FLAGS_SSTATUS_SPP) ? ms | MSTATUS_SPP : ms & ~MSTATUS_SPP;
+	csr_write(mstatus, ms);
+	tf->regs[REG_A7] = a->a7;
+	tf->regs[REG_A6] = a->a6;
+	csr_write(sepc, a->sepc);
+}
+
+/* The highest-priority event RUNNING on hart me, or NULL. */
+static const struct sse_event *sse_top_running(struct hart_scratch *me)
+{
+	const struct sse_event *top = 0;
+
+	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
+		const struct sse_event *e = &sse_events[i];
+
+		if (!sse_running_on(e, me))
+			continue;
+		if (!top || sse_before(e, sse_attrs_of(e, me), top, sse_attrs_of(top, me)))
+			top = e;
+	}
+	return top;
+}
+
+/*
+ * The event to deliver to me now: pending and enabled (a global one with
+ * me as its preferred hart), the hart unmasked, and outranking whatever
+ * runs on me already.  Under the lock.
+ */
+static const struct sse_event *sse_next(struct hart_scratch *me)
+{
+	const struct sse_event *best = sse_top_running(me);
+	const struct sse_event *next = 0;
+
+	if (!me->sse.unmasked)
+		return 0;
+	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
+		const struct sse_event *e = &sse_events[i];
+		const struct sse_attrs *a = sse_attrs_of(e, me);
+
+		if (a->state != SBI_SSE_STATE_ENABLED || !sse_pending_on(e, me))
+			continue;
+		if (e->global && sse_globals[e->slot].preferred_hart != me->hartid)
+			continue;
+		if (best && !sse_before(e, a, best, sse_attrs_of(best, me)))
+			continue;
+		best = next = e;
+	}
+	return next;
+}
+
+/* Delivers the best deliverable event, if any, into the context being returned to. */
+static void sse_deliver(struct trap_frame *tf)
+{
+	struct hart_scratch *me = this_hart();
+	const struct sse_event *e;
+
+	spin_lock(&sse_lock);
+	e = sse_next(me);
+	if (e) {
+		struct sse_attrs *a = sse_attrs_of(e, me);
+
+		a->state = SBI_SSE_STATE_RUNNING;
+		if (e->global) {
+			sse_globals[e->slot].pending = false;
+			sse_globals[e->slot].running_hart = me->hartid;
+			sse_global_hints_update();
+		} else {
+			me->sse.pending &= ~(1UL << e->slot);
+		}
+		sse_enter(me, a, tf);
+	}
+	spin_unlock(&sse_lock);
+}
+
+void sbi_sse_trap_exit(struct trap_frame *tf)
+{
+	if (((tf->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == PRV_M)
+		return;		/* only when going back to S or U */
+	csr_write(mepc, tf->mepc);
+	sse_deliver(tf);
+	tf->mepc = csr_read(mepc);
+}
+
+/* ---- attribute reads and writes ----------------------------------------------- */
+
+static unsigned long sse_attr_read(const struct sse_event *e, struct hart_scratch *me,
+				   unsigned int id)
+{
+	const struct sse_attrs *a = sse_attrs_of(e, me);
+
+	switch (id) {
+	case SBI_SSE_ATTR_STATUS:
+		return a->state | (sse_pending_on(e, me) ? SBI_SSE_STATUS_PENDING : 0) |
+		       (e->injectable ? SBI_SSE_STATUS_INJECT : 0);
+	case SBI_SSE_ATTR_PRIORITY:		return a->prio;
+	case SBI_SSE_ATTR_CONFIG:		return a->config;
+	case SBI_SSE_ATTR_PREFERRED_HART:
+		return e->global ? sse_globals[e->slot].preferred_hart : me->hartid;
+	case SBI_SSE_ATTR_ENTRY_PC:		return a->entry_pc;
+	case SBI_SSE_ATTR_ENTRY_ARG:		return a->entry_arg;
+	case SBI_SSE_ATTR_INTERRUPTED_SEPC:	return a->sepc;
+	case SBI_SSE_ATTR_INTERRUPTED_FLAGS:	return a->flags;
+	case SBI_SSE_ATTR_INTERRUPTED_A6:	return a->a6;
+	default:				return a->a7;
+	}
+}
+
+/* The error writing v to attribute id would give, or SBI_SUCCESS. */
+static long sse_attr_check(const struct sse_event *e, struct hart_scratch *me,
+			   unsigned int id, unsigned long v)
+{
+	const struct sse_attrs *a = sse_attrs_of(e, me);
+	bool setup = a->state == SBI_SSE_STATE_UNUSED || a->state == SBI_SSE_STATE_REGISTERED;
+
+	switch (id) {
+	case SBI_SSE_ATTR_STATUS:
+	case SBI_SSE_ATTR_ENTRY_PC:
+	case SBI_SSE_ATTR_ENTRY_ARG:
+		return SBI_ERR_DENIED;
+	case SBI_SSE_ATTR_PREFERRED_HART:
+		if (!e->global)
+			return SBI_ERR_DENIED;
+		if (!setup)
+			return SBI_ERR_INVALID_STATE;
+		return hart_by_id(v) ? SBI_SUCCESS : SBI_ERR_INVALID_PARAM;
+	case SBI_SSE_ATTR_PRIORITY:
+		if (!setup)
+			return SBI_ERR_INVALID_STATE;
+		return v > 0xffffffffUL ? SBI_ERR_INVALID_PARAM : SBI_SUCCESS;
+	case SBI_SSE_ATTR_CONFIG:
+		if (!setup)
+			return SBI_ERR_INVALID_STATE;
+		return v & ~SBI_SSE_CONFIG_ONESHOT ? SBI_ERR_INVALID_PARAM : SBI_SUCCESS;
+	default:	/* INTERRUPTED_*: only by the hart running the handler */
+		if (!sse_running_on(e, me))
+			return SBI_ERR_INVALID_STATE;
+		if (id == SBI_SSE_ATTR_INTERRUPTED_FLAGS && (v & ~SBI_SSE_FLAGS_ALL))
+			return SBI_ERR_INVALID_PARAM;
+		return SBI_SUCCESS;
+	}
+}
+
+static void sse_attr_write(const struct sse_event *e, struct hart_scratch *me,
+			   unsigned int id, unsigned long v)
+{
+	struct sse_attrs *a = sse_attrs_of(e, me);
+
+	switch (id) {
+	case SBI_SSE_ATTR_PREFERRED_HART:	sse_globals[e->slot].preferred_hart = v; break;
+	case SBI_SSE_ATTR_PRIORITY:		a->prio = (uint32_t)v; break;
+	case SBI_SSE_ATTR_CONFIG:		a->config = v; break;
+	case SBI_SSE_ATTR_INTERRUPTED_SEPC:	a->sepc = v; break;
+	case SBI_SSE_ATTR_INTERRUPTED_FLAGS:	a->flags = v; break;
+	case SBI_SSE_ATTR_INTERRUPTED_A6:	a->a6 = v; break;
+	case SBI_SSE_ATTR_INTERRUPTED_A7:	a->a7 = v; break;
+	default:				break;
+	}
+}
+
+/*
+ * Checks shared by read_attrs and write_attrs, in the order of the spec's
+ * tables.  The buffer holds attr_count values, the first one for
+ * base_attr_id (as Linux and the SBI test suites use it).
+ */
+static long sse_attrs_args(const unsigned long *args, const struct sse_event **e,
+			   unsigned int *base, unsigned int *count)
+{
+	long err = sse_lookup(args[0], e);
+	uint64_t first = (uint32_t)args[1], n = (uint32_t)args[2];
+
+	if (err)
+		return err;
+	if (n == 0)
+		return SBI_ERR_INVALID_PARAM;
+	if (first > SBI_SSE_ATTR_MAX || first + n - 1 > SBI_SSE_ATTR_MAX)
+		return SBI_ERR_BAD_RANGE;	/* no overflow: both below 2^32 */
+	if ((args[3] & (sizeof(unsigned long) - 1)) ||
+	    !memmap_smode_range_ok(&platform.mem, args[3], args[4], n * sizeof(unsigned long)))
+		return SBI_ERR_INVALID_ADDRESS;
+	*base = first;
+	*count = n;
+	return SBI_SUCCESS;
+}
+
+static struct sbiret sse_read_attrs(const unsigned long *args)
+{
+	struct hart_scratch *me = this_hart();
+	unsigned long vals[SBI_SSE_ATTR_MAX + 1];
+	const struct sse_event *e;
+	unsigned int base, count;
+	long err = sse_attrs_args(args, &e, &base, &count);
+
+	if (err)
+		return sbi_err(err);
+	spin_lock(&sse_lock);
+	for (unsigned int i = 0; i < count; i++)
+		vals[i] = sse_attr_read(e, me, base + i);
+	spin_unlock(&sse_lock);
+	memcpy((void *)args[3], vals, count * sizeof(vals[0]));
+	return sbi_ok(0);
+}
+
+static struct sbiret sse_write_attrs(const unsigned long *args)
+{
+	struct hart_scratch *me = this_hart();
+	unsigned long vals[SBI_SSE_ATTR_MAX + 1];
+	const struct sse_event *e;
+	unsigned int base, count;
+	long err = sse_attrs_args(args, &e, &base, &count);
+
+	if (err)
+		return sbi_err(err);
+	/* one copy of S-mode's values: what is checked is what is written */
+	memcpy(vals, (const void *)args[3], count * sizeof(vals[0]));
+	spin_lock(&sse_lock);
+	for (unsigned int i = 0; i < count && !err; i++)
+		err = sse_attr_check(e, me, base + i, vals[i]);
+	if (!err) {
+		for (unsigned int i = 0; i < count; i++)
+			sse_attr_write(e, me, base + i, vals[i]);
+		if (e->global)
+			sse_global_hints_update();
+	}
+	spin_unlock(&sse_lock);
+	return sbi_err(err);
+}
+
+/* ---- state changes --------------------------------------------------------------- */
+
+static bool sse_entry_ok(unsigned long pc)
+{
+	if (pc & 1)
+		return false;
+	/* with translation off the entry is physical: it must be RAM S-mode may run */
+	if ((csr_read(satp) >> 60) == 0)
+		return memmap_smode_entry_ok(&platform.mem, pc);
+	return true;
+}
+
+/* register, unregister, enable, disable: one state to another. */
+static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
+{
+	static const uint32_t from[] = {
+		[SBI_EXT_SSE_REGISTER] = SBI_SSE_STATE_UNUSED,
+		[SBI_EXT_SSE_UNREGISTER] = SBI_SSE_STATE_REGISTERED,
+		[SBI_EXT_SSE_ENABLE] = SBI_SSE_STATE_REGISTERED,
+		[SBI_EXT_SSE_DISABLE] = SBI_SSE_STATE_ENABLED,
+	};
+	static const uint32_t to[] = {
+		[SBI_EXT_SSE_REGISTER] = SBI_SSE_STATE_REGISTERED,
+		[SBI_EXT_SSE_UNREGISTER] = SBI_SSE_STATE_UNUSED,
+		[SBI_EXT_SSE_ENABLE] = SBI_SSE_STATE_ENABLED,
+		[SBI_EXT_SSE_DISABLE] = SBI_SSE_STATE_REGISTERED,
+	};
+	struct hart_scratch *me = this_hart();
+	const struct sse_event *e;
+	struct sse_attrs *a;
+	unsigned long kick = -1UL;
+	long err = sse_lookup(args[0], &e);
+
+	if (err)
+		return sbi_err(err);
+	if (fid == SBI_EXT_SSE_REGISTER && !sse_entry_ok(args[1]))
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	spin_lock(&sse_lock);
+	a = sse_attrs_of(e, me);
+	if (a->state != from[fid]) {
+		spin_unlock(&sse_lock);
+		return sbi_err(SBI_ERR_INVALID_STATE);
+	}
+	a->state = to[fid];
+	if (fid == SBI_EXT_SSE_REGISTER) {
+		a->entry_pc = args[1];
+		a->entry_arg = args[2];
+		/* the reset PREFERRED_HART (0) may name no hart: the registering one then */
+		if (e->global && !hart_by_id(sse_globals[e->slot].preferred_hart))
+			sse_globals[e->slot].preferred_hart = me->hartid;
+	}
+	if (fid == SBI_EXT_SSE_UNREGISTER) {
+		if (e->global)
+			sse_globals[e->slot].pending = false;
+		else
+			me->sse.pending &= ~(1UL << e->slot);
+	}
+	if (e->global) {
+		struct sse_global *g = sse_global_of(e);
+
+		sse_global_hints_update();
+		if (fid == SBI_EXT_SSE_ENABLE && g->pending && g->preferred_hart != me->hartid)
+			kick = g->preferred_hart;
+	}
+	if (e->slot == SSE_LOCAL_PMU && !e->global)
+		sse_pmu_route(me);
+	spin_unlock(&sse_lock);
+	if (kick != -1UL)
+		sbi_ipi_raise(kick, IPI_SSE);
+	return sbi_ok(0);
+}
+
+/*
+ * complete: the highest-priority event running on this hart goes back to
+ * ENABLED (REGISTERED if one-shot) and the interrupted context resumes,
+ * a0 and a1 included: the handler put them back before this ecall, so
+ * the "result" of the call is what the frame holds.
+ */
+static struct sbiret sse_complete(struct trap_frame *tf)
+{
+	struct hart_scratch *me = this_hart();
+	const struct sse_event *e;
+	struct sse_attrs *a;
+
+	spin_lock(&sse_lock);
+	e = sse_top_running(me);
+	if (!e) {
+		spin_unlock(&sse_lock);
+		return sbi_ok(0);
+	}
+	a = sse_attrs_of(e, me);
+	a->state = (a->config & SBI_SSE_CONFIG_ONESHOT) ? SBI_SSE_STATE_REGISTERED :
+							   SBI_SSE_STATE_ENABLED;
+	if (e->global)
+		sse_global_hints_update();	/* pending again meanwhile? */
+	else if (e->slot == SSE_LOCAL_PMU)
+		sse_pmu_route(me);
+	sse_resume(a, tf);
+	spin_unlock(&sse_lock);
+	return (struct sbiret){ (long)tf->regs[REG_A0], tf->regs[REG_A1] };
+}
+
+static struct sbiret sse_inject(const unsigned long *args)
+{
+	struct hart_scratch *me = this_hart(), *target;
+	const struct sse_event *e;
+	long err = sse_lookup(args[0], &e);
+	unsigned long to;
+
+	if (err)
+		return sbi_err(err);
+	if (!e->injectable)
+		return sbi_err(SBI_ERR_INVALID_PARAM);
+	spin_lock(&sse_lock);
+	if (e->global) {
+		struct sse_global *g = sse_global_of(e);
+
+		g->pending = true;
+		sse_global_hints_update();
+		to = g->preferred_hart;
+	} else {
+		target = hart_by_id(args[1]);
+		if (!target) {
+			spin_unlock(&sse_lock);
+			return sbi_err(SBI_ERR_INVALID_PARAM);
+		}
+		/* a stopped hart has no S-mode to take it (and starts afresh) */
+		if (!hsm_hart_interruptible(target->hartid)) {
+			spin_unlock(&sse_lock);
+			return sbi_err(SBI_ERR_FAILED);
+		}
+		target->sse.pending |= 1UL << e->slot;
+		to = target->hartid;
+	}
+	spin_unlock(&sse_lock);
+	/* this hart: delivered as the ecall returns (sbi_ecall_handle) */
+	if (to != me->hartid)
+		sbi_ipi_raise(to, IPI_SSE);
+	return sbi_ok(0);
+}
+
+static struct sbiret sse_hart_mask(bool mask)
+{
+	struct hart_scratch *me = this_hart();
+
+	if (me->sse.unmasked != mask)
+		return sbi_err(mask ? SBI_ERR_ALREADY_STOPPED : SBI_ERR_ALREADY_STARTED);
+	me->sse.unmasked = !mask;
+	return sbi_ok(0);
+}
+
+void sbi_sse_hart_reset(void)
+{
+	struct hart_scratch *me = this_hart();
+
+	spin_lock(&sse_lock);
+	memset(me->sse.local, 0, sizeof(me->sse.local));
+	me->sse.pending &= SSE_PENDING_GLOBAL;
+	me->sse.unmasked = false;
+	for (unsigned int i = 0; i < SSE_NR_GLOBAL; i++) {
+		struct sse_global *g = &sse_globals[i];
+
+		/* a global handler cut short by the stop ends here */
+		if (g->a.state == SBI_SSE_STATE_RUNNING && g->running_hart == me->hartid)
+			g->a.state = SBI_SSE_STATE_ENABLED;
+	}
+	sse_pmu_route(me);
+	spin_unlock(&sse_lock);
+}
+
+static struct sbiret sse_call(unsigned long fid, const unsigned long *args,
+			      struct trap_frame *tf)
+{
+	switch (fid) {
+	case SBI_EXT_SSE_READ_ATTRS:	return sse_read_attrs(args);
+	case SBI_EXT_SSE_WRITE_ATTRS:	return sse_write_attrs(args);
+	case SBI_EXT_SSE_REGISTER:
+	case SBI_EXT_SSE_UNREGISTER:
+	case SBI_EXT_SSE_ENABLE:
+	case SBI_EXT_SSE_DISABLE:	return sse_move(fid, args);
+	case SBI_EXT_SSE_COMPLETE:	return sse_complete(tf);
+	case SBI_EXT_SSE_INJECT:	return sse_inject(args);
+	case SBI_EXT_SSE_HART_UNMASK:	return sse_hart_mask(false);
+	case SBI_EXT_SSE_HART_MASK:	return sse_hart_mask(true);
+	default:			return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	}
+}
+
+/*
+ * The call, then the event it made due on this hart, if any, entered as
+ * the ecall returns: mepc is the CSR (stepped past the ecall), a6/a7 the
+ * frame's; a0/a1 become the call's result, which the handler sees as the
+ * interrupted a0/a1.
+ */
+static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
+				struct trap_frame *tf)
+{
+	struct sbiret ret = sse_call(fid, args, tf);
+
+	if (this_hart()->sse.pending)
+		sse_deliver(tf);
+	return ret;
+}
+
+const struct sbi_extension sbi_ext_sse = {
+	.eid_first = SBI_EXT_SSE,
+	.eid_last = SBI_EXT_SSE,
+	.name = "SSE",
+	.handle = sse_handle,
+};
