@@ -1361,7 +1361,7 @@ static void demo(void)
 	     "dTLB-store-misses,iTLB-load-misses -- work load-pages 10000");
 	printf("\n(mode filters: the TLB events honour :u and :k; QEMU 7.2 cannot "
 	       "filter cycles/instructions by mode,\n so Tally refuses "
-	       "instructions:u, which Linux 6.1 shows as <not counted>)\n");
+	       "instructions:u, which perf shows as <not counted>)\n");
 	show("perf stat -e dTLB-store-misses:u,dTLB-load-misses:k "
 	     "-- work store-pages 10000");
 	show("perf stat -e instructions:u -- work loop 50000000");
