@@ -14,6 +14,7 @@ packages=(
 	device-tree-compiler
 	libfdt-dev
 	linux-source-6.1
+	linux-source-6.12
 	opensbi
 	flex bison bc libssl-dev libelf-dev cpio xz-utils
 	gcc make python3

@@ -34,12 +34,30 @@ suite_sbi() {
 	return $status
 }
 
+# Linux perf on both kernels (TALLY_KVERS, default "6.1 6.12"): each is
+# built by tests/linux/build.sh into its own cache (build/linux for 6.1,
+# build/linux-<kver> otherwise) and gets its own fw_payload.
 suite_linux() {
-	"$root/tests/linux/build.sh" "$out/linux" &&
-	make -s -C "$root" O="$out/linux-payload" FW_PAYLOAD_PATH="$out/linux/Image" \
-		"$out/linux-payload/platform/generic/firmware/fw_payload.bin" &&
-	"$root/tests/linux/boot-test.sh" "$out/linux" "$fw/fw_dynamic.bin" "$fw/fw_jump.bin" \
-		"$out/linux-payload/platform/generic/firmware/fw_payload.bin"
+	local kver dir payload status=0
+	for kver in ${TALLY_KVERS:-6.1 6.12}; do
+		dir=$out/linux
+		payload=$out/linux-payload
+		if [[ $kver != 6.1 ]]; then
+			dir=$out/linux-$kver
+			payload=$out/linux-payload-$kver
+		fi
+		if "$root/tests/linux/build.sh" --kver "$kver" "$dir" &&
+			make -s -C "$root" O="$payload" FW_PAYLOAD_PATH="$dir/Image" \
+				"$payload/platform/generic/firmware/fw_payload.bin"; then
+			"$root/tests/linux/boot-test.sh" "$dir" "$fw/fw_dynamic.bin" \
+				"$fw/fw_jump.bin" \
+				"$payload/platform/generic/firmware/fw_payload.bin" || status=1
+		else
+			echo "FAIL: linux-$kver: kernel and fw_payload built"
+			status=1
+		fi
+	done
+	return $status
 }
 
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'

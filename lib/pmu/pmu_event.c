@@ -134,16 +134,22 @@ static bool filter_ignored(const struct pmu_hart *h, uint64_t selector)
 
 /*
  * The counters among 'counters' that can honour the SET_*INH flags of
- * cfg_flags for an event with this selector: all of them when no flag is
- * set; else mcycle/minstret only with Smcntrpmf, programmable counters
- * only with Sscofpmf (minus the quirk), firmware counters never.
+ * cfg_flags for an event with this selector.  A host mode flag (UINH,
+ * SINH, MINH) needs a counter that filters: mcycle/minstret only with
+ * Smcntrpmf, programmable counters only with Sscofpmf (minus the quirk),
+ * firmware counters never.  VSINH/VUINH alone are taken by every counter:
+ * perf sets exclude_guest on every event by default and Linux 6.12 turns
+ * it into VSINH | VUINH, so refusing them would leave cycles, instructions
+ * and every firmware event uncountable wherever the hardware cannot filter
+ * (the spec calls these flags hints).  Counters that can filter still get
+ * the bits written (pmu_hw_configure).
  */
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 			    uint64_t selector, unsigned long cfg_flags)
 {
 	uint64_t ok = 0;
 
-	if (!(cfg_flags & SBI_PMU_CFG_FLAG_INH_MASK))
+	if (!(cfg_flags & PMU_INH_HOST))
 		return counters;
 	if (h->caps.smcntrpmf)
 		ok |= FIXED_COUNTERS;

@@ -27,11 +27,14 @@ static void event_write(struct pmu_hart *h, unsigned int idx, uint64_t v)
 
 /*
  * SBI_PMU_CFG_FLAG_SET_*INH (bits 7:3) in mhpmevent / mNcfg order (62:58).
- * Policy: a caller that filters by mode names the modes it wants to lose;
- * M-mode is then always inhibited too (Linux never names it: "cycles:u"
- * must not count firmware work, and S-mode has no business timing M-mode).
- * An unfiltered request counts every mode, like mcycle itself.  The caller
- * (config_matching) has checked that the counter can filter.
+ * Policy: a caller that filters host modes names the modes it wants to
+ * lose; M-mode is then always inhibited too (Linux never names it:
+ * "cycles:u" must not count firmware work, and S-mode has no business
+ * timing M-mode).  A request without host mode flags counts every host
+ * mode, like mcycle itself; VSINH/VUINH alone (perf's default
+ * exclude_guest) leave M-mode counted, so Linux 6.1 (no flags) and 6.12
+ * (VSINH | VUINH) count the same.  The caller (config_matching) has
+ * checked that the counter can filter the host modes.
  */
 static uint64_t mode_inhibits(unsigned long cfg_flags)
 {
@@ -39,7 +42,8 @@ static uint64_t mode_inhibits(unsigned long cfg_flags)
 
 	if (!inh)
 		return 0;
-	inh |= SBI_PMU_CFG_FLAG_SET_MINH;
+	if (inh & PMU_INH_HOST)
+		inh |= SBI_PMU_CFG_FLAG_SET_MINH;
 	return (uint64_t)(inh >> SBI_PMU_CFG_FLAG_INH_SHIFT)
 	       << MHPMEVENT_INH_SHIFT;
 }

@@ -15,6 +15,14 @@ _Static_assert(PMU_FW_SLOT_COUNT < PMU_FW_SLOT_NONE, "slot numbering");
 #define BIT64(n)		((uint64_t)1 << (n))
 #define FIXED_COUNTERS		(BIT64(PMU_COUNTER_CYCLE) | \
 				 BIT64(PMU_COUNTER_INSTRET))
+/*
+ * The SET_*INH flags split by the modes they name.  Host modes (U, S, M)
+ * need a counter that can filter; the guest modes (VS, VU) are hints any
+ * counter takes (see pmu_filter_capable).
+ */
+#define PMU_INH_HOST		(SBI_PMU_CFG_FLAG_SET_UINH | \
+				 SBI_PMU_CFG_FLAG_SET_SINH | \
+				 SBI_PMU_CFG_FLAG_SET_MINH)
 #define EVENT_CYCLES		SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
 						  SBI_PMU_HW_CPU_CYCLES)
 #define EVENT_INSTRUCTIONS	SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \

@@ -21,22 +21,37 @@
 # fw_dynamic and fw_jump get the kernel with -kernel (and the same initramfs
 # again with -initrd, to exercise that path too); fw_payload carries it.
 #
-# Then the fw_dynamic runs again on Debian's OpenSBI 1.1 for comparison:
-# those results are printed behind "opensbi-1.1 ..." and never count as
-# PASS or FAIL; tests/linux/perf-report.sh prints both columns side by side.
+# The kernel version (6.1, 6.12) comes from the linux-source-<kver> tree in
+# <builddir> and names every check: "linux-6.12/fw_dynamic: ...".
+#
+# Then the fw_dynamic runs again on reference firmware for comparison:
+# Debian's OpenSBI 1.1 and, where present, the OpenSBI 1.9 anchor
+# (../shared/anchors/opensbi-1.9 beside the repository). Neither has the
+# PMU snapshot, so Linux 6.12 falls back to plain SBI calls on them. Their
+# results are printed as "INFO: opensbi-X.Y linux-<kver>/...: ok|broken|
+# skipped" and never count as PASS or FAIL; tests/linux/perf-report.sh
+# prints Tally and each reference side by side.
 #
 # Prints exactly one `PASS: <name>`, `FAIL: <name> (<reason>)` or
 # `SKIP: <name> (<why>)` line per check of a Tally run and no summary.
 # Exits 1 if any Tally check failed.
 # Environment: TALLY_LINUX_TIMEOUT (seconds per boot, default 300),
 # QEMU (default qemu-system-riscv64), OPENSBI_DIR (default Debian's
-# /usr/lib/riscv64-linux-gnu/opensbi/generic; empty: no comparison).
+# /usr/lib/riscv64-linux-gnu/opensbi/generic; empty: no comparison),
+# OPENSBI_ANCHOR (default <repo>/../shared/anchors/opensbi-1.9; empty:
+# none; ../../shared is tried too), TALLY_LINUX_LOGDIR (boot logs, default <builddir>).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 timeout_s=${TALLY_LINUX_TIMEOUT:-300}
 qemu=${QEMU:-qemu-system-riscv64}
 opensbi_dir=${OPENSBI_DIR-/usr/lib/riscv64-linux-gnu/opensbi/generic}
+# ../shared beside the repository (also from a worktree one level deeper)
+anchor_default=$repo/../shared/anchors/opensbi-1.9
+[[ -d $anchor_default || ! -d $repo/../../shared/anchors/opensbi-1.9 ]] ||
+	anchor_default=$repo/../../shared/anchors/opensbi-1.9
+opensbi_anchor=${OPENSBI_ANCHOR-$anchor_default}
 append="console=ttyS0 earlycon"
 failures=0
 
@@ -49,14 +64,14 @@ usage() {
 # $reference is empty for Tally, else the label ("opensbi-1.1").
 pass() {
 	if [[ -n $reference ]]; then
-		printf '%s %s: ok%s\n' "$reference" "$1" "${2:+ ($2)}"
+		printf 'INFO: %s %s: ok%s\n' "$reference" "$1" "${2:+ ($2)}"
 	else
 		printf 'PASS: %s%s\n' "$1" "${2:+ ($2)}"
 	fi
 }
 fail() {
 	if [[ -n $reference ]]; then
-		printf '%s %s: broken (%s)\n' "$reference" "$1" "$2"
+		printf 'INFO: %s %s: broken (%s)\n' "$reference" "$1" "$2"
 	else
 		printf 'FAIL: %s (%s)\n' "$1" "$2"
 		failures=$((failures + 1))
@@ -64,7 +79,7 @@ fail() {
 }
 skip() {
 	if [[ -n $reference ]]; then
-		printf '%s %s: skipped (%s)\n' "$reference" "$1" "$2"
+		printf 'INFO: %s %s: skipped (%s)\n' "$reference" "$1" "$2"
 	else
 		printf 'SKIP: %s (%s)\n' "$1" "$2"
 	fi
@@ -138,7 +153,7 @@ check_log() {
 # boot_one RUN FLAVOUR FIRMWARE SMP CPU APPEND [QEMU ARGS...]
 boot_one() {
 	local run=$1 flavour=$2 fw=$3 smp=$4 cpu=$5 extra=$6 before=$failures
-	local name="linux/$run" log=$build/boot-${reference:+$reference-}$run.log
+	local name="linux-$kver/$run" log=$logdir/boot-${reference:+$reference-}$run.log
 	shift 6
 
 	if [[ ! -f $fw ]]; then
@@ -148,7 +163,7 @@ boot_one() {
 	run_qemu "$flavour" "$fw" "$log" "$smp" "$cpu" "$extra" "$@"
 	check_log "$name" "$log" "$smp"
 	printf '  %s%s: %s, -smp %s -cpu %s%s, %d s, QEMU status %d, log %s\n' \
-		"${reference:+$reference }" "$name" "$fw" "$smp" "$cpu" \
+		"${reference:+INFO: $reference }" "$name" "$fw" "$smp" "$cpu" \
 		"${*:+ $*}" "$boot_seconds" "$qemu_status" "$log"
 	if [[ -z $reference ]] && ((failures > before)); then
 		printf '  last lines of %s:\n' "$log"
@@ -164,12 +179,31 @@ boot_dynamic() {
 		"tally.perf=icount tally.pmu_num=16" -icount shift=0,sleep=off
 }
 
+# The fw_dynamic runs on one reference firmware, then the side-by-side table.
+compare_with() {
+	reference=$1
+	if [[ ! -f $2 ]]; then
+		echo "  INFO: $reference: no $2, not compared"
+		return
+	fi
+	echo "  INFO: comparison: the same fw_dynamic runs on $2" \
+		"(not counted as PASS/FAIL)"
+	boot_dynamic "$2"
+	"$here/perf-report.sh" "$logdir" "$reference" "$kver" | sed 's/^/INFO: /' || true
+}
+
 main() {
+	local src
 	(($# >= 3 && $# <= 4)) || usage
 	build=$(cd "$1" && pwd) || usage
+	logdir=${TALLY_LINUX_LOGDIR:-$build}
+	mkdir -p "$logdir"
 	reference=
+	src=$(compgen -G "$build/linux-source-*" | head -n 1) || true
+	kver=${src##*/linux-source-}
+	[[ -n $kver ]] || kver=unknown
 	if [[ ! -f $build/Image || ! -f $build/initramfs.cpio ]]; then
-		fail "linux: kernel built" "no Image/initramfs.cpio in $build: run tests/linux/build.sh $1"
+		fail "linux-$kver: kernel built" "no Image/initramfs.cpio in $build: run tests/linux/build.sh --kver $kver $1"
 		exit 1
 	fi
 	command -v "$qemu" > /dev/null || { fail "linux: qemu present" "$qemu not found"; exit 1; }
@@ -182,15 +216,15 @@ main() {
 	fi
 
 	if [[ -n $opensbi_dir && -f $opensbi_dir/fw_dynamic.bin ]]; then
-		reference=opensbi-$(dpkg-query -W -f='${Version}' opensbi 2> /dev/null |
+		local version
+		version=$(dpkg-query -W -f='${Version}' opensbi 2> /dev/null |
 			sed 's/-[^-]*$//' || true)
-		[[ $reference != opensbi- ]] || reference=opensbi
-		echo "  comparison: the same fw_dynamic runs on $opensbi_dir/fw_dynamic.bin" \
-			"(not counted as PASS/FAIL)"
-		boot_dynamic "$opensbi_dir/fw_dynamic.bin"
-		"$here/perf-report.sh" "$build" "$reference" || true
+		compare_with "opensbi${version:+-$version}" "$opensbi_dir/fw_dynamic.bin"
 	fi
-	((failures == 0))
+	if [[ -n $opensbi_anchor ]]; then
+		compare_with opensbi-1.9 "$opensbi_anchor/fw_dynamic.bin"
+	fi
+	((failures == 0))	# Tally's only: fail() does not count references
 }
 
 main "$@"

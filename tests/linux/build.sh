@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Build the Linux test kernel for Tally from Debian's linux-source-6.1:
+# Build a Linux test kernel for Tally from Debian's linux-source-<kver>
+# (kver 6.1 or 6.12):
 #   <builddir>/perf            Linux's own perf (tools/perf of the same tree),
 #                              static, stripped, without optional libraries
 #   <builddir>/initramfs.cpio  the static test init (tests/linux/init.c),
@@ -9,10 +10,14 @@
 #   <builddir>/Image           the kernel, with that initramfs built in, so
 #                              it also boots from fw_payload (no -initrd)
 #
-# The source tree gets the patches of tests/linux/patches/*.patch (applied
-# in name order, reverted and re-applied when they change).
+# The source tree gets the patches of tests/linux/patches/<kver>/*.patch
+# (applied in name order, reverted and re-applied when they change). The
+# kernel config is tinyconfig + tests/linux/kernel.config + (if present)
+# tests/linux/kernel-<kver>.config.
 #
-# Usage: tests/linux/build.sh [builddir]     (default: <repo>/build/linux)
+# Usage: tests/linux/build.sh [--kver 6.1|6.12] [builddir]
+#   default kver: $TALLY_KVER, else 6.1; default builddir: <repo>/build/linux
+#   for 6.1 (the historical name), <repo>/build/linux-<kver> otherwise.
 #
 # Every step is keyed by a hash of its inputs and skipped when the key is
 # unchanged, so a second run does nothing. The kernel object tree is kept in
@@ -22,8 +27,6 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-tarball=/usr/src/linux-source-6.1.tar.xz
-src_pkg=linux-source-6.1
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
 # perf: static, every optional library off (none is cross-installed), no
@@ -36,6 +39,9 @@ perf_vars=(ARCH=riscv "CROSS_COMPILE=$cross" LDFLAGS=-static WERROR=0
 	NO_LIBBPF=1 NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBCAP=1 NO_JVMTI=1
 	NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBBFD=1 NO_LIBDEBUGINFOD=1
 	NO_LIBPFM4=1 NO_LZMA=1 NO_ZLIB=1 NO_SDT=1 NO_AUXTRACE=1 NO_JEVENTS=1)
+# Newer perf wants libtraceevent (6.4+) unless told not to; 6.1 has no
+# such switch, so the list above (and its cache key) stays as it was.
+perf_vars_new=(NO_LIBTRACEEVENT=1 NO_CAPSTONE=1 NO_LIBLLVM=1 BUILD_BPF_SKEL=0)
 
 log() { printf '[linux] %s\n' "$*"; }
 die() { printf '[linux] error: %s\n' "$*" >&2; exit 1; }
@@ -78,7 +84,7 @@ prepare_source() {
 		"$build/applied.patch"
 	mkdir -p "$build/.extract"
 	tar -C "$build/.extract" -xJf "$tarball"
-	mv "$build/.extract/linux-source-6.1" "$src"
+	mv "$build/.extract/$src_pkg" "$src"
 	rmdir "$build/.extract"
 	stamp_set source "$pkg_version"
 }
@@ -87,7 +93,7 @@ prepare_source() {
 # <builddir>/applied.patch, so a changed set is reverted before the new one
 # goes on (make then rebuilds only the files they touch).
 patch_source() {
-	local key applied=$build/applied.patch patches=("$here"/patches/*.patch)
+	local key applied=$build/applied.patch patches=("$here/patches/$kver"/*.patch)
 	[[ -e ${patches[0]} ]] || patches=()
 	key=$(hash_inputs "$pkg_version" ${patches[@]+"${patches[@]}"})
 	if stamp_ok patches "$key"; then
@@ -197,20 +203,20 @@ verify_config() {
 # tinyconfig, then our fragment on top (allnoconfig keeps it minimal).
 configure_kernel() {
 	local key extra=$build/initramfs.config
-	key=$(hash_inputs "$pkg_version" "$here/build.sh" "$here/kernel.config" "$build")
+	key=$(hash_inputs "$pkg_version" "$here/build.sh" "${fragments[@]}" "$build")
 	if stamp_ok config "$key" && [[ -f $obj/.config ]]; then
 		return
 	fi
-	log "configuring kernel (tinyconfig + tests/linux/kernel.config)"
+	log "configuring kernel (tinyconfig + ${fragments[*]##*/})"
 	mkdir -p "$obj"
 	printf 'CONFIG_INITRAMFS_SOURCE="%s"\n' "$build/initramfs.cpio" > "$extra"
 	make -C "$src" O="$obj" "${kmake_vars[@]}" tinyconfig > "$build/config.log" 2>&1 ||
 		{ tail -n 30 "$build/config.log"; die "make tinyconfig failed"; }
 	(cd "$src" && ARCH=riscv CROSS_COMPILE=$cross scripts/kconfig/merge_config.sh \
-		-n -O "$obj" "$obj/.config" "$here/kernel.config" "$extra") \
+		-n -O "$obj" "$obj/.config" "${fragments[@]}" "$extra") \
 		>> "$build/config.log" 2>&1 ||
 		{ tail -n 30 "$build/config.log"; die "merge_config.sh failed"; }
-	verify_config "$here/kernel.config" "$extra"
+	verify_config "${fragments[@]}" "$extra"
 	stamp_set config "$key"
 }
 
@@ -230,7 +236,7 @@ show_progress() {
 
 build_kernel() {
 	local key klog=$build/kernel-build.log
-	key=$(hash_inputs "$pkg_version" "$here/build.sh" "$here/kernel.config" \
+	key=$(hash_inputs "$pkg_version" "$here/build.sh" "${fragments[@]}" \
 		"$(cat "$build/.stamp-initramfs")" "$(cat "$build/.stamp-patches")" "$build")
 	if stamp_ok kernel "$key" && [[ -f $build/Image ]]; then
 		log "kernel up to date"
@@ -248,12 +254,29 @@ build_kernel() {
 }
 
 main() {
-	build=${1:-$repo/build/linux}
+	kver=${TALLY_KVER:-6.1}
+	if [[ ${1-} == --kver ]]; then
+		kver=${2-}
+		shift 2 || die "--kver needs a version"
+	elif [[ ${1-} == --kver=* ]]; then
+		kver=${1#--kver=}
+		shift
+	fi
+	case $kver in
+	6.1) build=${1:-$repo/build/linux} ;;
+	6.12) build=${1:-$repo/build/linux-$kver} ;;
+	*) die "unsupported kernel version '$kver' (6.1 or 6.12)" ;;
+	esac
+	tarball=/usr/src/linux-source-$kver.tar.xz
+	src_pkg=linux-source-$kver
+	fragments=("$here/kernel.config")
+	[[ ! -f $here/kernel-$kver.config ]] || fragments+=("$here/kernel-$kver.config")
+	[[ $kver == 6.1 ]] || perf_vars+=("${perf_vars_new[@]}")
 	mkdir -p "$build"
 	build=$(cd "$build" && pwd)
 	# Kconfig strings and kbuild both break on blanks in paths.
 	[[ $build != *[[:space:]]* ]] || die "build dir must not contain blanks: $build"
-	src=$build/linux-source-6.1
+	src=$build/$src_pkg
 	obj=$build/obj
 
 	check_tools
@@ -265,7 +288,7 @@ main() {
 	build_perf
 	build_initramfs
 	build_kernel
-	log "done in $((SECONDS - start)) s"
+	log "Linux $kver done in $((SECONDS - start)) s"
 	log "Image:          $build/Image ($(stat -c %s "$build/Image") bytes)"
 	log "initramfs.cpio: $build/initramfs.cpio ($(stat -c %s "$build/initramfs.cpio") bytes)"
 	log "perf:           $build/perf"

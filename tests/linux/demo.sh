@@ -9,6 +9,8 @@
 #
 # Usage: tests/linux/demo.sh [builddir]          (default: <repo>/build)
 # Environment (all optional):
+#   KVER=6.12|6.1      the Linux version tests/linux builds (default 6.12;
+#                      `scripts/tally run KVER=6.1` passes it through make)
 #   KERNEL=<Image>     boot this kernel instead of the one tests/linux builds
 #   INITRD=<cpio>      with this initramfs (default: the kernel's built-in one)
 #   SMP=<n>            number of harts (default 4)
@@ -26,11 +28,17 @@ smp=${SMP:-4}
 cpu=${CPU:-rv64,sscofpmf=true}
 append=${APPEND:-console=ttyS0 tally.demo}
 
+kver=${KVER:-6.12}
 if [[ -z ${KERNEL:-} ]]; then
-	echo "[demo] building the Linux kernel and initramfs (cached in $out/linux;"
+	case $kver in
+	6.1) kdir=$out/linux ;;
+	6.12) kdir=$out/linux-$kver ;;
+	*) echo "[demo] KVER=$kver: Linux 6.1 or 6.12" >&2; exit 2 ;;
+	esac
+	echo "[demo] building Linux $kver and its perf (cached in $kdir;"
 	echo "[demo] the first build takes a few minutes, later runs seconds)"
-	"$here/build.sh" "$out/linux"
-	KERNEL=$out/linux/Image
+	"$here/build.sh" --kver "$kver" "$kdir"
+	KERNEL=$kdir/Image
 fi
 [[ -f $fw ]] || { echo "[demo] no firmware at $fw: run make first" >&2; exit 1; }
 [[ -f $KERNEL ]] || { echo "[demo] no kernel at $KERNEL" >&2; exit 1; }

@@ -46,6 +46,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -343,13 +344,16 @@ static const char *const val_names[] = {
 };
 
 /* Whether a CSV event name is the event given to -e: perf 6.1 leaves out
- * the modifier (dTLB-load-misses:u is printed as dTLB-load-misses). */
+ * the modifier (dTLB-load-misses:u is printed as dTLB-load-misses), perf
+ * 6.12 adds the PMU to some with -A ("dTLB-load-misses [cpu]"). */
 static int same_event(const char *printed, const char *given)
 {
 	size_t len = strcspn(given, ":");
+	const char *pmu = strstr(printed, " [");
+	size_t plen = pmu ? (size_t)(pmu - printed) : strlen(printed);
 
-	return !strcmp(printed, given) ||
-	       (strlen(printed) == len && !strncmp(printed, given, len));
+	return (plen == strlen(given) && !strncmp(printed, given, plen)) ||
+	       (plen == len && !strncmp(printed, given, len));
 }
 
 /*
@@ -450,6 +454,17 @@ static char *dmesg(void)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+/* The running kernel's major.minor as 100 * major + minor (6.12 -> 612). */
+static int kernel_version(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return 100 * major + minor;
 }
 
 /* Whether the kernel uses Sstc (then Linux never calls SBI set_timer). */
@@ -1125,6 +1140,146 @@ static int check_hotplug_perf(void)
 	return 0;
 }
 
+
+/*
+ * Linux 6.10 and later use the SBI PMU snapshot (FID 7) when the firmware
+ * reports SBI >= 2.0: the driver says "SBI PMU snapshot detected" once
+ * snapshot_set_shmem succeeded on the boot CPU. Tally reports SBI 3.0 and
+ * has the snapshot, so on such a kernel the message must be there (on a
+ * firmware without it, the driver falls back to plain SBI calls).
+ */
+static int check_snapshot(void)
+{
+	char *log;
+	int found, kver = kernel_version();
+
+	if (kver < 610)
+		return skip("Linux %d.%d never uses the PMU snapshot", kver / 100,
+			    kver % 100);
+	log = dmesg();
+	if (!log)
+		return fail("cannot read the kernel log: %s", strerror(errno));
+	found = strstr(log, "SBI PMU snapshot detected") != NULL;
+	free(log);
+	if (!found)
+		return fail("no \"SBI PMU snapshot detected\" in dmesg: the driver "
+			    "does not use the firmware's snapshot");
+	note("the driver uses the firmware's snapshot page");
+	return 0;
+}
+
+/*
+ * All values of `event` in the CSV of the last perf stat (one per time
+ * it was given to -e), with the percentage of the time it ran.
+ */
+static int stat_all(const char *event, double *value, double *running,
+		    int max)
+{
+	char *text = read_file(STAT), *line, *save;
+	int n = 0;
+
+	if (!text)
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *field[8] = { 0 }, *p = line, *end;
+		int k = 0;
+
+		if (line[0] == '#' || !line[0])
+			continue;
+		while (k < 8) {
+			field[k++] = p;
+			p = strchr(p, ',');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+		if (k < 6 || !same_event(field[2], event))
+			continue;
+		value[n] = strtod(field[0], &end);
+		if (end == field[0] || *end)
+			value[n] = -1;	/* <not counted> and such */
+		running[n] = strtod(field[4], NULL);
+		n++;
+	}
+	free(text);
+	return n;
+}
+
+/*
+ * More events than counters: QEMU 7.2 counts an event on one programmable
+ * counter only (the firmware knows), so MUX_COPIES copies of the same TLB
+ * event take turns on it. The kernel rotates them every tick (each
+ * rotation stops one with TAKE_SNAPSHOT and RESET, configures and starts
+ * the next); every copy must be scheduled part of the time, and as the
+ * turns change in the kernel, the raw (--no-scale) user-mode counts of the
+ * copies must add up to the exact count of the pages.
+ */
+#define MUX_COPIES 4
+#define MUX_PAGES 20000UL
+static int check_multiplex(void)
+{
+	double value[MUX_COPIES + 1], running[MUX_COPIES + 1], sum = 0;
+	char events[256] = "", work[32];
+	int i, n;
+
+	for (i = 0; i < MUX_COPIES; i++)
+		snprintf(events + strlen(events), sizeof(events) - strlen(events),
+			 "%sdTLB-load-misses:u", i ? "," : "");
+	snprintf(work, sizeof(work), "load-pages %lu", MUX_PAGES);
+	if (perf_stat("--no-scale", events, work))
+		return -1;
+	n = stat_all("dTLB-load-misses:u", value, running, MUX_COPIES + 1);
+	if (n != MUX_COPIES)
+		return fail("%d values of dTLB-load-misses:u for %d copies: %s", n,
+			    MUX_COPIES, out_excerpt());
+	for (i = 0; i < n; i++) {
+		note("copy %d: %.0f, ran %.1f%%", i + 1, value[i], running[i]);
+		if (value[i] < 0 || running[i] <= 0)
+			return fail("copy %d of dTLB-load-misses:u was never "
+				    "scheduled", i + 1);
+		if (running[i] > 99.9)
+			return fail("copy %d of dTLB-load-misses:u ran all the time: "
+				    "no multiplexing", i + 1);
+		sum += value[i];
+	}
+	note("%.0f in all for %lu pages", sum, MUX_PAGES);
+	if (!within(sum, MUX_PAGES, 0.05))
+		return fail("the copies counted %.0f in all, expected %lu (5%%)",
+			    sum, MUX_PAGES);
+	return 0;
+}
+
+/*
+ * At the end: the driver never complained about an SBI call. Linux prints
+ * "Starting/Stopping counter idx N failed with error E" when
+ * counter_start/counter_stop fails with anything but ALREADY_STARTED /
+ * ALREADY_STOPPED (such as NO_SHMEM on a CPU whose snapshot page is
+ * gone), and "pmu snapshot setup failed" when snapshot_set_shmem fails.
+ */
+static int check_driver_quiet(void)
+{
+	char *log = dmesg(), *p, line[160];
+	int n = 0;
+
+	if (!log)
+		return fail("cannot read the kernel log: %s", strerror(errno));
+	line[0] = '\0';
+	for (p = strstr(log, "riscv-pmu-sbi: "); p;
+	     p = strstr(p + 1, "riscv-pmu-sbi: ")) {
+		size_t len = strcspn(p, "\n");
+
+		if (!memmem(p, len, "failed", 6))
+			continue;
+		if (!n++)
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+	}
+	free(log);
+	if (n)
+		return fail("%d driver errors in dmesg, first: %s", n, line);
+	return 0;
+}
+
 /* ---- the check table ------------------------------------------------------ */
 
 enum {
@@ -1144,6 +1299,7 @@ static const struct check {
 	{ "cpus-online", check_cpus_online, SET_BOOT },
 	{ "cpu-hotplug", check_cpu_hotplug, SET_BOOT },
 	{ "perf-pmu-probe", check_pmu_probe, SET_PERF },
+	{ "perf-snapshot", check_snapshot, SET_PERF },
 	{ "perf-instructions-exact", check_instructions_exact, SET_ICOUNT },
 	{ "perf-cycles-instructions", check_cycles_instructions, SET_COUNT | SET_FULL },
 	{ "perf-mode-cycles-instructions", check_mode_cycles_instructions, SET_PERF },
@@ -1157,6 +1313,8 @@ static const struct check {
 	{ "perf-record-dtlb", check_record_tlb, SET_FULL },
 	{ "perf-record-cycles", check_record_cycles, SET_FULL },
 	{ "perf-after-hotplug", check_hotplug_perf, SET_FULL },
+	{ "perf-multiplex", check_multiplex, SET_COUNT | SET_FULL },
+	{ "perf-driver-quiet", check_driver_quiet, SET_PERF },
 };
 
 static int selected_sets(void)
@@ -1203,7 +1361,7 @@ static void demo(void)
 	     "dTLB-store-misses,iTLB-load-misses -- work load-pages 10000");
 	printf("\n(mode filters: the TLB events honour :u and :k; QEMU 7.2 cannot "
 	       "filter cycles/instructions by mode,\n so Tally refuses "
-	       "instructions:u, which Linux 6.1 shows as <not counted>)\n");
+	       "instructions:u, which perf shows as <not counted>)\n");
 	show("perf stat -e dTLB-store-misses:u,dTLB-load-misses:k "
 	     "-- work store-pages 10000");
 	show("perf stat -e instructions:u -- work loop 50000000");

@@ -7,15 +7,16 @@
 #   boot-fw_dynamic.log, boot-fw_dynamic-icount.log            (Tally)
 #   boot-<ref>-fw_dynamic.log, boot-<ref>-fw_dynamic-icount.log (reference)
 #
-# Usage: tests/linux/perf-report.sh <builddir> [<ref>]   (default: the
-#        opensbi-* logs found there)
+# Usage: tests/linux/perf-report.sh <logdir> [<ref> [<kver>]]   (default:
+#        the first opensbi-* logs found there; kver only labels the table)
 #
 # Informational only: prints no PASS/FAIL/SKIP verdict lines (the table
 # says ok / fail / skip in lower case) and exits 0 when the logs exist.
 set -euo pipefail
 
-build=${1:?usage: $0 <builddir> [<ref>]}
+build=${1:?usage: $0 <logdir> [<ref> [<kver>]]}
 ref=${2:-}
+kver=${3:-}
 if [[ -z $ref ]]; then
 	for log in "$build"/boot-opensbi*-fw_dynamic.log; do
 		[[ -f $log ]] || continue
@@ -51,7 +52,7 @@ other=$(results "$ref-")
 [[ -n $tally || -n $other ]] || { echo "perf report: no results in $build" >&2; exit 1; }
 
 echo
-echo "=== Linux perf on the SBI PMU: Tally vs $ref (fw_dynamic, QEMU 7.2 virt, Linux 6.1) ==="
+echo "=== Linux perf on the SBI PMU: Tally vs $ref (fw_dynamic, QEMU 7.2 virt, Linux ${kver:-?}) ==="
 echo "    full run: -smp 4 -cpu rv64,sscofpmf=true,sstc=false; icount run: -smp 1 -icount shift=0,sleep=off"
 awk -F'\t' -v ref="$ref" '
 	FNR == 1 { file++ }

@@ -308,6 +308,73 @@ out:
 	pmu_release_all();
 }
 
+/*
+ * Linux 6.12's driver, call for call: perf's default exclude_guest arrives
+ * as VSINH | VUINH on every event (cycles and firmware events must still
+ * get a counter), the overflow handler stops the used counters with
+ * TAKE_SNAPSHOT and restarts them with counter_start(4096, used,
+ * INIT_SNAPSHOT) (a loop variable left at 64, times 64). No counter has
+ * that index: INVALID_PARAM, nothing started, the page not read, and a
+ * firmware counter running beside it undisturbed.
+ */
+static void snapshot_linux612(void)
+{
+	const unsigned long guest = CFG_SET_VSINH | CFG_SET_VUINH;
+	unsigned long c, f, a, fw0, fw1;
+	struct sbiret r;
+
+	r = pmu_config(0, pmu.hw | pmu.fw, guest, EV_HW_CYCLES, 0);
+	if (!check(!r.error && (pmu.hw >> r.value & 1), "pmu",
+		   "Linux 6.12: cycles with VSINH|VUINH (perf's default "
+		   "exclude_guest) gets a hardware counter", ret_str(r)))
+		return;
+	c = r.value;
+	r = pmu_config(0, pmu.fw, guest | CFG_CLEAR_VALUE, EV_FW(FW_SET_TIMER), 0);
+	if (!check(!r.error && (pmu.fw >> r.value & 1), "pmu",
+		   "Linux 6.12: firmware SET_TIMER with VSINH|VUINH gets a "
+		   "firmware counter", ret_str(r)))
+		goto out;
+	f = r.value;
+	pmu_start(c, 1, START_SET_INIT_VALUE, 0);
+	pmu_start(f, 1, START_SET_INIT_VALUE, 0);
+	snap_fill();
+	r = pmu_stop(0, 1UL << c, STOP_TAKE_SNAPSHOT);
+	a = snap[1 + c];
+	check(!r.error && a && a != PATTERN, "pmu",
+	      "Linux 6.12 overflow handler: stop(0, used, TAKE_SNAPSHOT)",
+	      sfmt("%s, values[%lu] = %lx", ret_str(r), c, a));
+	snap_fill();
+	fw0 = pmu_fw_read(f).value;
+	expect_err(pmu_start(64 * 64, 1UL << c, START_INIT_SNAPSHOT, 0),
+		   SBI_ERR_INVALID_PARAM, "pmu",
+		   "Linux 6.12 restart: counter_start(4096, used, "
+		   "INIT_SNAPSHOT) returns INVALID_PARAM");
+	expect_err(pmu_start(64, 1, START_INIT_SNAPSHOT, 0),
+		   SBI_ERR_INVALID_PARAM, "pmu",
+		   "counter_start(64, 1, INIT_SNAPSHOT) returns INVALID_PARAM");
+	expect_err(pmu_start(pmu.num, 1, 0, 0), SBI_ERR_INVALID_PARAM, "pmu",
+		   "counter_start(num_counters, 1) returns INVALID_PARAM");
+	set_timers(3);
+	fw1 = pmu_fw_read(f).value;
+	check(snap_untouched_except(-1UL, -1UL) && fw1 == fw0 + 3, "pmu",
+	      "... the page untouched, the firmware counter counts on",
+	      sfmt("SET_TIMER %lu -> %lu", fw0, fw1));
+	/* Not started: a start of it alone is no ALREADY_STARTED. */
+	expect_err(pmu_start(c, 1, 0, 0), 0, "pmu",
+		   "... and the counter was not started: starting it alone "
+		   "returns 0");
+	pmu_stop(c, 1, 0);
+	snap[1 + c] = PATTERN;
+	mb();
+	expect_err(pmu_start(0, 1UL << c, START_INIT_SNAPSHOT, 0), 0, "pmu",
+		   "the restart with base 0 (fixed kernel) returns 0");
+	pmu_read_hw(c, &a);
+	check(a >= PATTERN && a - PATTERN < 0x100000, "pmu",
+	      "... from the page's value", sfmt("counter %lx", a));
+out:
+	pmu_release_all();
+}
+
 void test_pmu_snapshot(void)
 {
 	struct sbiret r;
@@ -335,6 +402,8 @@ void test_pmu_snapshot(void)
 	if (pmu.fw)
 		snapshot_fw();
 	snapshot_hw();
+	if (pmu.fw && pmu.num <= 64)
+		snapshot_linux612();
 	expect_err(pmu_set_shmem(-1UL, -1UL, 0), 0, "pmu",
 		   "snapshot_set_shmem(all-ones, all-ones) (disable) returns 0");
 	if (pmu.fw)
