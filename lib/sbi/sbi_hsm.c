@@ -11,7 +11,9 @@
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
+#include <tally/sbi_dbtr.h>
 #include <tally/sbi_pmu.h>
+#include <tally/sse.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 
@@ -106,7 +108,11 @@ static struct sbiret hsm_hart_stop(void)
 	hsm_wait_for_start();
 }
 
-/* Sleep in M-mode until an S-mode interrupt S-mode enabled is pending. */
+/*
+ * Sleep in M-mode until an S-mode interrupt S-mode enabled is pending, or
+ * an SSE event is deliverable to the hart (an inject from another hart,
+ * a global event routed here: the IPI that says so wakes the wfi).
+ */
 static void hsm_wait_for_interrupt(void)
 {
 	for (;;) {
@@ -114,6 +120,8 @@ static void hsm_wait_for_interrupt(void)
 
 		if (pending & MIP_MSIP)
 			sbi_ipi_process();
+		if (sbi_sse_wakes())
+			return;
 		if ((pending & MIP_MTIP) && (csr_read(mie) & MIP_MTIP))
 			sbi_timer_process();
 		if (csr_read(mip) & csr_read(mie) & MIP_S_ALL)
@@ -139,16 +147,20 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
-	if (non_retentive)
+	if (non_retentive) {
 		sbi_pmu_hart_suspend();
+		sbi_dbtr_hart_suspend();
+	}
 	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
 		sbi_pmu_hart_resume_nonretentive();
 		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
+		sbi_dbtr_hart_resume();		/* so do S-mode's triggers */
 	}
 	hsm_set(me, SBI_HSM_STATE_STARTED);
+	sbi_sse_kick_self();			/* an event that woke us, or came meanwhile */
 	if (non_retentive)
 		hart_enter_smode(resume_addr, me->hartid, arg, PRV_S);
 	return sbi_ok(0);

@@ -68,6 +68,7 @@ static volatile unsigned long order[8];
 static volatile unsigned int norder;
 
 void sse_entry(void);
+void sse_entry_own_stack(void);
 void sse_regs_probe(unsigned long event, unsigned long hartid, unsigned long *out);
 extern char sse_probe_resume[];	/* the pc after sse_regs_probe's ecall */
 void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs);
@@ -850,6 +851,137 @@ static void test_hsm_reset(void)
 		   sfmt("hart %lu after stop/start: events masked again", h));
 }
 
+/* ---- events for a hart in HSM suspend --------------------------------------------- */
+
+/* The fallback wake-up of the suspends below: far beyond the event's. */
+#define WAKE_FALLBACK_MS	20000UL
+
+/* The first running secondary, or -1. */
+static unsigned long running_secondary(void)
+{
+	for (unsigned int i = 0; i < nr_secondaries; i++)
+		if (harts[secondaries[i]].running)
+			return secondaries[i];
+	return -1UL;
+}
+
+/* Puts hart h in HSM suspend (its timer armed WAKE_FALLBACK_MS ahead). */
+static bool suspend_remote(unsigned long h, unsigned long type, unsigned long opaque,
+			   const char *what)
+{
+	struct sbiret r;
+
+	hart_post(h, CMD_SUSPEND, type, (unsigned long)secondary_entry, opaque,
+		  ms_to_ticks(WAKE_FALLBACK_MS));
+	r = wait_status(h, SBI_HSM_SUSPENDED, 1000);
+	return check(!r.error && r.value == SBI_HSM_SUSPENDED, "sse",
+		     sfmt("hart %lu in %s suspend", h, what), ret_str(r));
+}
+
+/* Retentive: the event wakes the hart; the suspend call returns 0 well
+ * before the hart's timer, and the handler ran (at the ecall's return). */
+static void wake_retentive(unsigned long h, struct sse_ctx *c, const char *what)
+{
+	struct sbiret r;
+	bool ran;
+
+	if (!suspend_remote(h, 0, 0, "retentive"))
+		return;
+	expect_err(sse_inject(c->event, h), 0, "sse",
+		   sfmt("inject %s for hart %lu (SUSPENDED)", what, h));
+	ran = WAIT_UNTIL(c->runs == 1, 10000);
+	check(ran && c->hartid == h, "sse",
+	      sfmt("%s wakes hart %lu from retentive suspend; handled there", what, h),
+	      sfmt("runs %lu a6 %lu", c->runs, c->hartid));
+	r = hart_result(h, 1000);
+	check(!r.error && harts[h].ret_ticks < ms_to_ticks(WAKE_FALLBACK_MS), "sse",
+	      sfmt("hart %lu: hart_suspend returns 0 before its timer", h),
+	      sfmt("%s after %lu ticks", ret_str(r), harts[h].ret_ticks));
+	if (r.error)
+		harts[h].lost = true;
+}
+
+static void test_suspend_wake(void)
+{
+	unsigned long h = running_secondary(), opaque, old;
+	struct sse_ctx *c, *g = &ctx_global;
+	struct sbiret r;
+	bool ran;
+
+	if (h == -1UL) {
+		skip("sse", "events wake a hart in HSM suspend", "no secondary hart");
+		return;
+	}
+	c = &ctx_remote[h];
+	*c = (struct sse_ctx){ .event = EV_LOCAL_SW };
+	remote(h, SSE_HART_UNMASK, 0, 0, 0);	/* ALREADY_STARTED is fine */
+	r = remote(h, SSE_REGISTER, EV_LOCAL_SW, (unsigned long)sse_entry_own_stack,
+		   (unsigned long)c);
+	if (!r.error)
+		r = remote(h, SSE_ENABLE, EV_LOCAL_SW, 0, 0);
+	if (!expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h)))
+		return;
+
+	/* retentive, the local event injected from this hart */
+	wake_retentive(h, c, "the local event");
+	if (harts[h].lost)
+		return;
+
+	/* non-retentive: the handler interrupts resume_addr, a0/a1 as the
+	 * resume gives them, and the hart then goes on from resume_addr */
+	c->runs = 0;
+	old = harts[h].entries;
+	opaque = next_opaque(h);
+	if (!suspend_remote(h, 0x80000000UL, opaque, "non-retentive"))
+		return;
+	expect_err(sse_inject(EV_LOCAL_SW, h), 0, "sse",
+		   sfmt("inject the local event for hart %lu (non-retentive SUSPENDED)", h));
+	ran = WAIT_UNTIL(c->runs == 1, 10000);
+	check(ran && c->hartid == h && c->sepc == (unsigned long)secondary_entry &&
+	      c->regs[10] == h && c->regs[11] == opaque, "sse",
+	      sfmt("the local event wakes hart %lu from non-retentive suspend: handled "
+		   "at resume_addr with a0 = hartid, a1 = opaque", h),
+	      sfmt("runs %lu a6 %lu sepc %lx a0 %lx a1 %lx", c->runs, c->hartid, c->sepc,
+		   c->regs[10], c->regs[11]));
+	ran = wait_entry(h, old, 1000);
+	check(ran && harts[h].entry_a0 == h && harts[h].entry_a1 == opaque, "sse",
+	      sfmt("hart %lu then resumes at resume_addr (a0, a1 kept by the handler)", h),
+	      sfmt("entered %d a0 %lx a1 %lx", ran, harts[h].entry_a0, harts[h].entry_a1));
+	r = hart_result(h, 1000);
+	check(r.error == ERR_REENTERED, "sse",
+	      sfmt("hart %lu: its suspend ended through resume_addr", h), ret_str(r));
+	if (!ran) {
+		harts[h].lost = true;
+		return;
+	}
+	{	/* the event is the hart's still: ENABLED after its complete */
+		unsigned long st = -1UL;
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_LOCAL_SW, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_ENABLED, "sse",
+		      sfmt("hart %lu after the non-retentive suspend: local event ENABLED", h),
+		      sfmt("%s status %lx", ret_str(r), st));
+	}
+	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
+	remote(h, SSE_UNREGISTER, EV_LOCAL_SW, 0, 0);
+
+	/* retentive, the global event with hart h as its PREFERRED_HART */
+	g->runs = 0;
+	g->mode = MODE_RECORD;
+	r = sse_register(g->event, (unsigned long)sse_entry, (unsigned long)g);
+	if (!r.error)
+		r = sse_write1(g->event, A_PREF_HART, h);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, g->event);
+	if (expect_err(r, 0, "sse", sfmt("global event enabled, PREFERRED_HART %lu", h)))
+		wake_retentive(h, g, "the global event");
+	sse_call(SSE_DISABLE, g->event);
+	sse_call(SSE_UNREGISTER, g->event);
+	remote(h, SSE_HART_MASK, 0, 0, 0);
+}
+
 /* ---- the PMU overflow event --------------------------------------------------------- */
 
 static uint64_t snap_page[512] __attribute__((aligned(4096)));
@@ -976,6 +1108,7 @@ void test_sse(void)
 	check(up >= 1, "sse", "secondary harts started for the remote tests", "none");
 	test_remote();
 	test_hsm_reset();
+	test_suspend_wake();
 	if (machine.cpu_has_sscofpmf)
 		test_pmu_event();
 	else
