@@ -49,11 +49,18 @@ bool hsm_hart_stopped(unsigned long hartid)
 	return hsm_state(&hart_scratch[hartid]) == SBI_HSM_STATE_STOPPED;
 }
 
+/*
+ * Whether the hart has an S-mode that an IPI, a remote fence or an SSE
+ * event can reach: every state but the stopped ones.  SUSPEND_PENDING and
+ * RESUME_PENDING count: the hart is on its way into (or out of) its wait,
+ * which takes the request (a request dropped there would be lost).
+ */
 bool hsm_hart_interruptible(unsigned long hartid)
 {
 	unsigned long s = hsm_state(&hart_scratch[hartid]);
 
-	return s == SBI_HSM_STATE_STARTED || s == SBI_HSM_STATE_SUSPENDED;
+	return s != SBI_HSM_STATE_STOPPED && s != SBI_HSM_STATE_STOP_PENDING &&
+	       s != SBI_HSM_STATE_START_PENDING;
 }
 
 void hsm_wait_for_start(void)
