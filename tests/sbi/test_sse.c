@@ -826,6 +826,14 @@ static void test_hsm_reset(void)
 	if (!r.error)
 		r = remote(h, SSE_ENABLE, EV_LOCAL_SW, 0, 0);
 	expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h));
+	if (machine.cpu_has_sscofpmf) {
+		r = remote(h, SSE_REGISTER, EV_PMU, (unsigned long)sse_entry,
+			   (unsigned long)&ctx_remote[h]);
+		if (!r.error)
+			r = remote(h, SSE_ENABLE, EV_PMU, 0, 0);
+		expect_err(r, 0, "sse", sfmt("hart %lu: PMU overflow event registered and "
+					     "enabled", h));
+	}
 	hart_post(h, CMD_STOP, 0, 0, 0, 0);
 	r = wait_status(h, SBI_HSM_STOPPED, 1000);
 	harts[h].running = false;
@@ -847,6 +855,16 @@ static void test_hsm_reset(void)
 	check(!r.error && (st & 3) == ST_UNUSED, "sse",
 	      sfmt("hart %lu after stop/start: its local event is UNUSED", h),
 	      sfmt("%s status %lx", ret_str(r), st));
+	if (machine.cpu_has_sscofpmf) {
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_PMU, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		st = -1UL;
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_UNUSED, "sse",
+		      sfmt("hart %lu after stop/start: its PMU overflow event is UNUSED", h),
+		      sfmt("%s status %lx", ret_str(r), st));
+	}
 	expect_err(remote(h, SSE_HART_MASK, 0, 0, 0), SBI_ERR_ALREADY_STOPPED, "sse",
 		   sfmt("hart %lu after stop/start: events masked again", h));
 }
@@ -922,6 +940,13 @@ static void test_suspend_wake(void)
 	if (!expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h)))
 		return;
 
+	if (machine.cpu_has_sscofpmf) {
+		r = remote(h, SSE_REGISTER, EV_PMU, (unsigned long)sse_entry_own_stack,
+			   (unsigned long)c);
+		if (!r.error)
+			r = remote(h, SSE_ENABLE, EV_PMU, 0, 0);
+		expect_err(r, 0, "sse", sfmt("hart %lu: PMU overflow event enabled too", h));
+	}
 	/* retentive, the local event injected from this hart */
 	wake_retentive(h, c, "the local event");
 	if (harts[h].lost)
@@ -963,6 +988,18 @@ static void test_suspend_wake(void)
 		check(!r.error && (st & 3) == ST_ENABLED, "sse",
 		      sfmt("hart %lu after the non-retentive suspend: local event ENABLED", h),
 		      sfmt("%s status %lx", ret_str(r), st));
+	}
+	if (machine.cpu_has_sscofpmf) {
+		unsigned long st = -1UL;
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_PMU, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_ENABLED, "sse",
+		      sfmt("hart %lu after the non-retentive suspend: PMU overflow event "
+			   "ENABLED", h), sfmt("%s status %lx", ret_str(r), st));
+		remote(h, SSE_DISABLE, EV_PMU, 0, 0);
+		remote(h, SSE_UNREGISTER, EV_PMU, 0, 0);
 	}
 	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
 	remote(h, SSE_UNREGISTER, EV_LOCAL_SW, 0, 0);
