@@ -137,14 +137,16 @@ static void hsm_wait_for_interrupt(void)
 	}
 }
 
+/*
+ * The spec's table: INVALID_PARAM for a reserved type and for a
+ * platform-specific one the platform does not implement (Tally has none);
+ * NOT_SUPPORTED is only for an implemented type missing a dependency.
+ */
 static long suspend_type_check(unsigned long type)
 {
 	if (type == SBI_HSM_SUSPEND_RET_DEFAULT || type == SBI_HSM_SUSPEND_NON_RET_DEFAULT)
 		return SBI_SUCCESS;
-	if ((type >= SBI_HSM_SUSPEND_RET_PLATFORM && type <= SBI_HSM_SUSPEND_RET_LAST) ||
-	    (type >= SBI_HSM_SUSPEND_NON_RET_PLATFORM && type <= SBI_HSM_SUSPEND_NON_RET_LAST))
-		return SBI_ERR_NOT_SUPPORTED;	/* no platform-specific states */
-	return SBI_ERR_INVALID_PARAM;		/* reserved */
+	return SBI_ERR_INVALID_PARAM;
 }
 
 struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
