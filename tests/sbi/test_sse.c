@@ -48,7 +48,7 @@
 #define PAT(n)			(0x5a5a000000000000UL + (n) * 0x10101UL)
 
 /* What the handler does besides recording. */
-enum { MODE_RECORD, MODE_RUNNING_CHECKS, MODE_SET_A6A7, MODE_PMU };
+enum { MODE_RECORD, MODE_RUNNING_CHECKS, MODE_SET_A6A7, MODE_PMU, MODE_HOLD };
 
 struct sse_ctx {
 	unsigned long event;
@@ -61,6 +61,7 @@ struct sse_ctx {
 	volatile long errs[16];
 	volatile unsigned long scountovf;
 	volatile bool next_ran_inside, next_pending;
+	volatile bool hold, held;	/* MODE_HOLD: runs until hold is cleared */
 };
 
 /* The order handlers ran in (boot hart tests only). */
@@ -166,6 +167,15 @@ void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs)
 	case MODE_PMU:
 		c->scountovf = csr_read(CSR_SCOUNTOVF);
 		break;
+	case MODE_HOLD: {
+		unsigned long t0 = rdtime();
+
+		c->held = true;
+		mb();
+		while (c->hold && rdtime() - t0 < ms_to_ticks(60000))
+			mb();
+		break;
+	}
 	}
 	if (c->inject_next) {
 		struct sse_ctx *n = c->inject_next;
@@ -514,6 +524,10 @@ static void test_states(struct sse_ctx *c, const char *name)
 		check(sse_state(ev) == ST_ENABLED, "sse",
 		      sfmt("%s: complete -> ENABLED", name), "");
 	}
+
+	if (ev == EV_PMU)
+		expect_err(sse_inject(ev, boot_hartid), SBI_ERR_INVALID_PARAM, "sse",
+			   sfmt("%s: inject (STATUS.inject clear): INVALID_PARAM", name));
 
 	/* back to REGISTERED and UNUSED */
 	expect_err(sse_call(SSE_DISABLE, ev), 0, "sse", sfmt("%s: disable", name));
@@ -869,6 +883,66 @@ static void test_hsm_reset(void)
 		   sfmt("hart %lu after stop/start: events masked again", h));
 }
 
+/*
+ * A global event RUNNING on another hart h, as this hart sees it: RUNNING,
+ * and every call that needs another state, or the running hart, refused.
+ */
+static void test_global_running_elsewhere(unsigned long h)
+{
+	struct sse_ctx *g = &ctx_global;
+	unsigned long ev = g->event, v = 0x1000;
+	struct sbiret r;
+	bool held;
+
+	remote(h, SSE_HART_UNMASK, 0, 0, 0);
+	g->mode = MODE_HOLD;
+	g->hold = true;
+	g->held = false;
+	g->runs = 0;
+	r = sse_register(ev, (unsigned long)sse_entry, (unsigned long)g);
+	if (!r.error)
+		r = sse_write1(ev, A_PREF_HART, h);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, ev);
+	if (!r.error)
+		r = sse_inject(ev, boot_hartid);
+	held = !r.error && WAIT_UNTIL(g->held, 10000);
+	if (check(held && (sse_attr(ev, A_STATUS) & 3) == ST_RUNNING, "sse",
+		  sfmt("global event RUNNING on hart %lu (its handler holds)", h),
+		  sfmt("%s held %d status %lx", ret_str(r), held, sse_attr(ev, A_STATUS)))) {
+		for (unsigned int a = A_SEPC; a <= A_A7; a++)
+			expect_err(sse_write(ev, a, 1, &v), SBI_ERR_INVALID_STATE, "sse",
+				   sfmt("RUNNING on hart %lu: INTERRUPTED attribute %u written "
+					"by another hart: INVALID_STATE", h, a));
+		expect_err(sse_register(ev, (unsigned long)sse_entry, 0), SBI_ERR_INVALID_STATE,
+			   "sse", "RUNNING elsewhere: register: INVALID_STATE");
+		expect_err(sse_call(SSE_UNREGISTER, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: unregister: INVALID_STATE");
+		expect_err(sse_call(SSE_ENABLE, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: enable: INVALID_STATE");
+		expect_err(sse_call(SSE_DISABLE, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: disable: INVALID_STATE");
+		expect_err(sse_write1(ev, A_PRIORITY, 1), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: PRIORITY: INVALID_STATE");
+		expect_err(sse_write1(ev, A_PREF_HART, boot_hartid), SBI_ERR_INVALID_STATE,
+			   "sse", "RUNNING elsewhere: PREFERRED_HART: INVALID_STATE");
+		expect_err(sbi_call0(SSE, SSE_COMPLETE), 0, "sse",
+			   "complete on a hart where nothing runs: SUCCESS ...");
+		check((sse_attr(ev, A_STATUS) & 3) == ST_RUNNING && !g->runs, "sse",
+		      sfmt("... and the event stays RUNNING on hart %lu", h),
+		      sfmt("status %lx runs %lu", sse_attr(ev, A_STATUS), g->runs));
+	}
+	g->hold = false;
+	mb();
+	check(WAIT_UNTIL(g->runs == 1 && (sse_attr(ev, A_STATUS) & 3) == ST_ENABLED, 10000),
+	      "sse", sfmt("hart %lu completes it: ENABLED", h),
+	      sfmt("runs %lu status %lx", g->runs, sse_attr(ev, A_STATUS)));
+	g->mode = MODE_RECORD;
+	sse_call(SSE_DISABLE, ev);
+	sse_call(SSE_UNREGISTER, ev);
+	remote(h, SSE_HART_MASK, 0, 0, 0);
+}
+
 /* ---- events for a hart in HSM suspend --------------------------------------------- */
 
 /* The fallback wake-up of the suspends below: far beyond the event's. */
@@ -1145,6 +1219,8 @@ void test_sse(void)
 	check(up >= 1, "sse", "secondary harts started for the remote tests", "none");
 	test_remote();
 	test_hsm_reset();
+	if (running_secondary() != -1UL)
+		test_global_running_elsewhere(running_secondary());
 	test_suspend_wake();
 	if (machine.cpu_has_sscofpmf)
 		test_pmu_event();
