@@ -78,6 +78,11 @@ void hsm_wait_for_start(void)
 	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
 }
 
+bool hsm_smode_entry_ok(unsigned long addr)
+{
+	return !(addr & 1) && memmap_smode_entry_ok(&platform.mem, addr);
+}
+
 static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 				    unsigned long arg)
 {
@@ -85,7 +90,7 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 
 	if (!target)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (!memmap_smode_entry_ok(&platform.mem, addr))
+	if (!hsm_smode_entry_ok(addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	/* the lock makes "still stopped? then set its entry point" one step */
 	spin_lock(&target->hsm_lock);
@@ -183,7 +188,7 @@ static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_a
 
 	if (err)
 		return sbi_err(err);
-	if (non_retentive && !memmap_smode_entry_ok(&platform.mem, resume_addr))
+	if (non_retentive && !hsm_smode_entry_ok(resume_addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	return hsm_suspend_self(non_retentive, resume_addr, arg);
 }

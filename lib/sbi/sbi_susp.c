@@ -35,7 +35,7 @@ static struct sbiret susp_system_suspend(unsigned long sleep_type,
 	/* reserved (1-0x7fffffff) or platform-specific: Tally defines none */
 	if (sleep_type != SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (!memmap_smode_entry_ok(&platform.mem, resume_addr))
+	if (!hsm_smode_entry_ok(resume_addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	if (!other_harts_stopped(this_hartid()))
 		return sbi_err(SBI_ERR_DENIED);
