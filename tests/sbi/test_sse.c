@@ -405,6 +405,12 @@ static void test_attrs(unsigned long ev, const char *name)
 	expect_err(sse_read(ev, A_STATUS, 2, (void *)(ram_end - 8)),
 		   SBI_ERR_INVALID_ADDRESS, "sse",
 		   sfmt("%s: buffer straddling the end of RAM: INVALID_ADDRESS", name));
+	expect_err(sse_write(ev, A_SEPC, 4, (void *)(ram_end - 24)), SBI_ERR_INVALID_ADDRESS,
+		   "sse", sfmt("%s: input buffer straddling the end of RAM: INVALID_ADDRESS",
+			       name));
+	expect_err(sse_read(ev, A_STATUS, NR_ATTRS, (void *)(-8UL * NR_ATTRS + 8)),
+		   SBI_ERR_INVALID_ADDRESS, "sse",
+		   sfmt("%s: buffer wrapping past 2^64: INVALID_ADDRESS", name));
 	expect_err(sse_read(ev, A_STATUS, 1, (void *)ram_end), SBI_ERR_INVALID_ADDRESS,
 		   "sse", sfmt("%s: buffer past the end of RAM: INVALID_ADDRESS", name));
 	expect_err(sse_read(ev, A_STATUS, 1, (void *)-8UL), SBI_ERR_INVALID_ADDRESS,
@@ -442,7 +448,15 @@ static void test_states(struct sse_ctx *c, const char *name)
 	expect_err(sse_register(ev, ram_end, 0), SBI_ERR_INVALID_PARAM, "sse",
 		   sfmt("%s: register with the entry at the end of RAM: INVALID_PARAM",
 			name));
-	check(sse_state(ev) == ST_UNUSED, "sse", sfmt("%s: still UNUSED", name), "moved");
+	expect_err(sse_register(ev, -2UL, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry at 2^64 - 2: INVALID_PARAM", name));
+	expect_err(sse_register(ev, 1UL << 63 | entry, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry | bit 63: INVALID_PARAM", name));
+	expect_err(sse_register(ev, ram_end - 2, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry straddling the end of RAM: "
+			"INVALID_PARAM", name));
+	check(sse_state(ev) == ST_UNUSED && sbi_probe(SSE), "sse",
+	      sfmt("%s: still UNUSED (the firmware answers)", name), "moved");
 
 	/* REGISTERED */
 	expect_err(sse_register(ev, entry, (unsigned long)c), 0, "sse",
