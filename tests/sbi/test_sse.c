@@ -815,6 +815,7 @@ static void test_remote(void)
 		return;
 	for (i = 0; i < nr_secondaries; i++) {
 		unsigned long h = secondaries[i], n;
+		const char *why = 0;
 		bool ok = true;
 
 		if (!harts[h].running)
@@ -822,15 +823,26 @@ static void test_remote(void)
 		remote(h, SSE_HART_UNMASK, 0, 0, 0);
 		sse_write1(g->event, A_PREF_HART, h);
 		sse_call(SSE_ENABLE, g->event);
-		for (n = 1; n <= 20; n++) {
+		/* waits of 10 s: a loaded host may leave a hart's thread unscheduled */
+		for (n = 1; n <= 20 && ok; n++) {
+			long err;
+
 			g->runs = 0;
-			ok &= !sse_inject(g->event, boot_hartid).error;
-			ok &= WAIT_UNTIL(g->runs == 1, 3000) && g->hartid == h;
-			ok &= WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 3000);
+			g->hartid = -1UL;
+			err = sse_inject(g->event, boot_hartid).error;
+			why = err ? "inject failed" : 0;
+			if (!why && !WAIT_UNTIL(g->runs != 0, 10000))
+				why = "not handled";
+			if (!why && (g->runs != 1 || g->hartid != h))
+				why = "handled twice or elsewhere";
+			if (!why && !WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 10000))
+				why = "not ENABLED again";
+			ok = !why;
 		}
 		check(ok, "sse", sfmt("global event with PREFERRED_HART %lu: 20 injects, each "
 				      "handled there, back to ENABLED", h),
-		      sfmt("runs %lu on hart %lu", g->runs, g->hartid));
+		      sfmt("inject %lu: %s (runs %lu on hart %lx, status %lx)", n - 1, why,
+			   g->runs, g->hartid, sse_attr(g->event, A_STATUS)));
 		sse_call(SSE_DISABLE, g->event);
 		remote(h, SSE_HART_MASK, 0, 0, 0);
 	}
@@ -1007,6 +1019,41 @@ static void wake_retentive(unsigned long h, struct sse_ctx *c, const char *what)
 		harts[h].lost = true;
 }
 
+/*
+ * An event that is not deliverable (the hart masked, or the event only
+ * REGISTERED) leaves the hart asleep; an IPI (do_suspend enables SSIE)
+ * then wakes it, and the event runs once deliverable.
+ */
+static void no_wake(unsigned long h, struct sse_ctx *c, bool masked)
+{
+	const char *why = masked ? "hart masked" : "event REGISTERED";
+	struct sbiret r;
+
+	c->runs = 0;
+	if (!suspend_remote(h, 0, 0, "retentive"))
+		return;
+	expect_err(sse_inject(EV_LOCAL_SW, h), 0, "sse",
+		   sfmt("inject the local event for hart %lu (%s)", h, why));
+	WAIT_UNTIL(c->runs != 0, 200);
+	r = sbi_hart_status(h);
+	check(!c->runs && !r.error && r.value == SBI_HSM_SUSPENDED, "sse",
+	      sfmt("%s: hart %lu stays in suspend, the event is not handled", why, h),
+	      sfmt("runs %lu, %s", c->runs, ret_str(r)));
+	send_ipi_to(h);
+	r = hart_result(h, 1000);
+	expect_err(r, 0, "sse", sfmt("hart %lu woken by an IPI instead", h));
+	if (r.error) {
+		harts[h].lost = true;
+		return;
+	}
+	check(!c->runs, "sse", sfmt("%s: still not handled after the resume", why),
+	      sfmt("runs %lu", c->runs));
+	r = remote(h, masked ? SSE_HART_UNMASK : SSE_ENABLE, EV_LOCAL_SW, 0, 0);
+	check(!r.error && WAIT_UNTIL(c->runs == 1, 10000), "sse",
+	      sfmt("hart %lu: handled once %s", h, masked ? "it unmasks" : "enabled"),
+	      sfmt("%s runs %lu", ret_str(r), c->runs));
+}
+
 static void test_suspend_wake(void)
 {
 	unsigned long h = running_secondary(), opaque, old;
@@ -1089,6 +1136,15 @@ static void test_suspend_wake(void)
 		remote(h, SSE_DISABLE, EV_PMU, 0, 0);
 		remote(h, SSE_UNREGISTER, EV_PMU, 0, 0);
 	}
+	/* not deliverable: no wake-up */
+	remote(h, SSE_HART_MASK, 0, 0, 0);
+	no_wake(h, c, true);
+	if (harts[h].lost)
+		return;
+	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
+	no_wake(h, c, false);
+	if (harts[h].lost)
+		return;
 	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
 	remote(h, SSE_UNREGISTER, EV_LOCAL_SW, 0, 0);
 
