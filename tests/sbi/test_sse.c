@@ -64,6 +64,8 @@ struct sse_ctx {
 	volatile bool hold, held;	/* MODE_HOLD: runs until hold is cleared */
 };
 
+static struct sse_ctx ctx_local, ctx_global, ctx_pmu;
+
 /* The order handlers ran in (boot hart tests only). */
 static volatile unsigned long order[8];
 static volatile unsigned int norder;
@@ -269,6 +271,31 @@ static void test_ids(void)
 	expect_err(sbi_call0(SSE, -1UL), SBI_ERR_NOT_SUPPORTED, "sse", "FID -1 is NOT_SUPPORTED");
 }
 
+/* event_id is 32-bit: the whole life of an event, each call with
+ * another upper half (after the reset-value checks: it leaves attributes) */
+static void test_ids_upper(void)
+{
+	struct sse_ctx *c = &ctx_local;
+	struct sbiret r;
+
+	c->runs = 0;
+	c->mode = MODE_RECORD;
+	r = sse_register(EV_LOCAL_SW | 1UL << 32, (unsigned long)sse_entry,
+			 (unsigned long)c);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, EV_LOCAL_SW | 0xffffffff00000000UL);
+	if (!r.error)
+		r = sse_inject(EV_LOCAL_SW | 1UL << 63, boot_hartid);
+	check(!r.error && c->runs == 1 && sse_state(EV_LOCAL_SW) == ST_ENABLED, "sse",
+	      "register, enable, inject with upper bits in event_id: handled "
+	      "(32-bit event_id)", sfmt("%s runs %lu", ret_str(r), c->runs));
+	r = sse_call(SSE_DISABLE, EV_LOCAL_SW | 0x8000000000000000UL);
+	if (!r.error)
+		r = sse_call(SSE_UNREGISTER, EV_LOCAL_SW | 0x100000000UL);
+	check(!r.error && sse_state(EV_LOCAL_SW) == ST_UNUSED, "sse",
+	      "disable, unregister with upper bits in event_id", ret_str(r));
+}
+
 static void test_mask(void)
 {
 	expect_err(sbi_call0(SSE, SSE_HART_MASK), SBI_ERR_ALREADY_STOPPED, "sse",
@@ -425,7 +452,6 @@ static void test_attrs(unsigned long ev, const char *name)
 
 /* ---- the state machine ---------------------------------------------------------- */
 
-static struct sse_ctx ctx_local, ctx_global, ctx_pmu;
 
 static void test_states(struct sse_ctx *c, const char *name)
 {
@@ -1284,6 +1310,7 @@ void test_sse(void)
 		test_states(&ctx_pmu, "PMU overflow");
 	test_entry_state();
 	test_priorities();
+	test_ids_upper();
 	up = start_all_secondaries();
 	info("sse", "%u secondary harts running", up);
 	check(up >= 1, "sse", "secondary harts started for the remote tests", "none");
