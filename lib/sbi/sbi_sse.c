@@ -82,7 +82,9 @@ static long sse_lookup(unsigned long event_id, const struct sse_event **out)
 	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
 		if (sse_events[i].id != id)
 			continue;
-		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW && !hart_features.has_sscofpmf)
+		/* an overflow needs Sscofpmf and a counter that has an OF bit (3-31) */
+		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW &&
+		    (!hart_features.has_sscofpmf || !hart_features.hpm_mask))
 			return SBI_ERR_NOT_SUPPORTED;
 		*out = &sse_events[i];
 		return SBI_SUCCESS;

@@ -143,6 +143,7 @@ probe-sscofpmf rv64,sscofpmf=true 4 -
 probe-noh rv64,h=false 4 -
 probe-nodebug rv64,debug=false 4 DBTR
 probe-pmu0 rv64,pmu-num=0 4 -
+probe-sscofpmf-pmu0 rv64,sscofpmf=true,pmu-num=0 4 -
 probe-smp32 rv64,sscofpmf=true 32 -
 EOF
 
