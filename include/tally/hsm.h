@@ -6,14 +6,19 @@
 #include <tally/sbi.h>
 
 void hsm_init(unsigned long boot_hartid);
-/* STARTED or SUSPENDED: the hart takes IPIs and remote fences. */
+/* Not stopped (nor starting, stopping): the hart takes IPIs, remote fences, SSE events. */
 bool hsm_hart_interruptible(unsigned long hartid);
 /* The hart is in STOPPED (SUSP: every other hart must be). */
 bool hsm_hart_stopped(unsigned long hartid);
 /*
+ * An S-mode entry point (hart_start, resume_addr): RAM S-mode may run, and
+ * even (an mret cannot reach an odd address: mepc bit 0 is always zero).
+ */
+bool hsm_smode_entry_ok(unsigned long addr);
+/*
  * Suspend the calling hart, which is STARTED: sleep in M-mode until an
  * interrupt S-mode enabled is pending.  Retentive: returns 0.
- * Non-retentive: the PMU and FWFT state come back, and S-mode resumes at
+ * Non-retentive: the PMU, FWFT and DBTR state come back, and S-mode resumes at
  * resume_addr (already checked) with a0 = hartid, a1 = arg.  Used by
  * hart_suspend and by SUSP's system suspend.
  */

@@ -34,4 +34,13 @@ struct dbtr_hart {
  */
 void sbi_dbtr_hart_init(void);
 
+/*
+ * Non-retentive suspend: the hardware triggers are cleared before the
+ * wait (a real non-retentive state loses them; QEMU would keep them, so
+ * the restore below is exercised on every board) and programmed again
+ * from the firmware's copy on resume.  The shared memory is kept.
+ */
+void sbi_dbtr_hart_suspend(void);
+void sbi_dbtr_hart_resume(void);
+
 #endif

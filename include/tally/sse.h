@@ -43,6 +43,10 @@ struct trap_frame;
 void sbi_sse_trap_exit(struct trap_frame *tf);
 /* M-mode LCOFI while the PMU overflow event is enabled on this hart. */
 void sbi_sse_pmu_overflow(void);
+/* HSM suspend: an event deliverable now ends the wait ... */
+bool sbi_sse_wakes(void);
+/* ... and is delivered by a self-IPI once the hart is back in S-mode. */
+void sbi_sse_kick_self(void);
 /* HSM stop: the hart's events back to UNUSED, masked. */
 void sbi_sse_hart_reset(void);
 

@@ -183,6 +183,28 @@ void sbi_dbtr_hart_init(void)
 	d->shmem = 0;
 }
 
+void sbi_dbtr_hart_suspend(void)
+{
+	struct dbtr_hart *d = dbtr_me();
+
+	for (unsigned int i = 0; i < d->nr_trig; i++)
+		if (d->types[i])
+			hw_clear(i);
+}
+
+void sbi_dbtr_hart_resume(void)
+{
+	struct dbtr_hart *d = dbtr_me();
+
+	for (unsigned int i = 0; i < d->nr_trig; i++) {
+		const struct dbtr_trigger *t = &d->trig[i];
+
+		/* the hart held exactly this before the suspend */
+		if (t->state & SBI_DBTR_STATE_MAPPED)
+			hw_program(i, t->tdata1, t->tdata2, t->tdata3);
+	}
+}
+
 /* ---- shared memory ----------------------------------------------------- */
 
 static volatile unsigned long *shmem_entry(const struct dbtr_hart *d, unsigned long i)

@@ -11,7 +11,9 @@
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
+#include <tally/sbi_dbtr.h>
 #include <tally/sbi_pmu.h>
+#include <tally/sse.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 
@@ -47,11 +49,18 @@ bool hsm_hart_stopped(unsigned long hartid)
 	return hsm_state(&hart_scratch[hartid]) == SBI_HSM_STATE_STOPPED;
 }
 
+/*
+ * Whether the hart has an S-mode that an IPI, a remote fence or an SSE
+ * event can reach: every state but the stopped ones.  SUSPEND_PENDING and
+ * RESUME_PENDING count: the hart is on its way into (or out of) its wait,
+ * which takes the request (a request dropped there would be lost).
+ */
 bool hsm_hart_interruptible(unsigned long hartid)
 {
 	unsigned long s = hsm_state(&hart_scratch[hartid]);
 
-	return s == SBI_HSM_STATE_STARTED || s == SBI_HSM_STATE_SUSPENDED;
+	return s != SBI_HSM_STATE_STOPPED && s != SBI_HSM_STATE_STOP_PENDING &&
+	       s != SBI_HSM_STATE_START_PENDING;
 }
 
 void hsm_wait_for_start(void)
@@ -69,6 +78,11 @@ void hsm_wait_for_start(void)
 	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
 }
 
+bool hsm_smode_entry_ok(unsigned long addr)
+{
+	return !(addr & 1) && memmap_smode_entry_ok(&platform.mem, addr);
+}
+
 static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 				    unsigned long arg)
 {
@@ -76,7 +90,7 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 
 	if (!target)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (!memmap_smode_entry_ok(&platform.mem, addr))
+	if (!hsm_smode_entry_ok(addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	/* the lock makes "still stopped? then set its entry point" one step */
 	spin_lock(&target->hsm_lock);
@@ -106,7 +120,11 @@ static struct sbiret hsm_hart_stop(void)
 	hsm_wait_for_start();
 }
 
-/* Sleep in M-mode until an S-mode interrupt S-mode enabled is pending. */
+/*
+ * Sleep in M-mode until an S-mode interrupt S-mode enabled is pending, or
+ * an SSE event is deliverable to the hart (an inject from another hart,
+ * a global event routed here: the IPI that says so wakes the wfi).
+ */
 static void hsm_wait_for_interrupt(void)
 {
 	for (;;) {
@@ -114,6 +132,8 @@ static void hsm_wait_for_interrupt(void)
 
 		if (pending & MIP_MSIP)
 			sbi_ipi_process();
+		if (sbi_sse_wakes())
+			return;
 		if ((pending & MIP_MTIP) && (csr_read(mie) & MIP_MTIP))
 			sbi_timer_process();
 		if (csr_read(mip) & csr_read(mie) & MIP_S_ALL)
@@ -122,14 +142,16 @@ static void hsm_wait_for_interrupt(void)
 	}
 }
 
+/*
+ * The spec's table: INVALID_PARAM for a reserved type and for a
+ * platform-specific one the platform does not implement (Tally has none);
+ * NOT_SUPPORTED is only for an implemented type missing a dependency.
+ */
 static long suspend_type_check(unsigned long type)
 {
 	if (type == SBI_HSM_SUSPEND_RET_DEFAULT || type == SBI_HSM_SUSPEND_NON_RET_DEFAULT)
 		return SBI_SUCCESS;
-	if ((type >= SBI_HSM_SUSPEND_RET_PLATFORM && type <= SBI_HSM_SUSPEND_RET_LAST) ||
-	    (type >= SBI_HSM_SUSPEND_NON_RET_PLATFORM && type <= SBI_HSM_SUSPEND_NON_RET_LAST))
-		return SBI_ERR_NOT_SUPPORTED;	/* no platform-specific states */
-	return SBI_ERR_INVALID_PARAM;		/* reserved */
+	return SBI_ERR_INVALID_PARAM;
 }
 
 struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
@@ -139,16 +161,20 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
-	if (non_retentive)
+	if (non_retentive) {
 		sbi_pmu_hart_suspend();
+		sbi_dbtr_hart_suspend();
+	}
 	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
 		sbi_pmu_hart_resume_nonretentive();
 		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
+		sbi_dbtr_hart_resume();		/* so do S-mode's triggers */
 	}
 	hsm_set(me, SBI_HSM_STATE_STARTED);
+	sbi_sse_kick_self();			/* an event that woke us, or came meanwhile */
 	if (non_retentive)
 		hart_enter_smode(resume_addr, me->hartid, arg, PRV_S);
 	return sbi_ok(0);
@@ -162,7 +188,7 @@ static struct sbiret hsm_hart_suspend(unsigned long type, unsigned long resume_a
 
 	if (err)
 		return sbi_err(err);
-	if (non_retentive && !memmap_smode_entry_ok(&platform.mem, resume_addr))
+	if (non_retentive && !hsm_smode_entry_ok(resume_addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	return hsm_suspend_self(non_retentive, resume_addr, arg);
 }

@@ -82,7 +82,9 @@ static long sse_lookup(unsigned long event_id, const struct sse_event **out)
 	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
 		if (sse_events[i].id != id)
 			continue;
-		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW && !hart_features.has_sscofpmf)
+		/* an overflow needs Sscofpmf and a counter that has an OF bit (3-31) */
+		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW &&
+		    (!hart_features.has_sscofpmf || !hart_features.hpm_mask))
 			return SBI_ERR_NOT_SUPPORTED;
 		*out = &sse_events[i];
 		return SBI_SUCCESS;
@@ -619,6 +621,32 @@ static struct sbiret sse_hart_mask(bool mask)
 		return sbi_err(mask ? SBI_ERR_ALREADY_STOPPED : SBI_ERR_ALREADY_STARTED);
 	me->sse.unmasked = !mask;
 	return sbi_ok(0);
+}
+
+/*
+ * HSM suspend (and SUSP): an event that is deliverable to this hart now
+ * (pending, enabled, the hart unmasked, outranking what runs) wakes it,
+ * as an interrupt S-mode enabled does.  It is delivered once the hart is
+ * back in S/U-mode: at the ecall's return (retentive) or at resume_addr
+ * (non-retentive), by the trap of a self-IPI (sbi_sse_kick_self).
+ */
+bool sbi_sse_wakes(void)
+{
+	struct hart_scratch *me = this_hart();
+	bool due;
+
+	if (!me->sse.pending)
+		return false;
+	spin_lock(&sse_lock);
+	due = sse_next(me) != 0;
+	spin_unlock(&sse_lock);
+	return due;
+}
+
+void sbi_sse_kick_self(void)
+{
+	if (this_hart()->sse.pending)
+		platform.ops.ipi_send(this_hartid());
 }
 
 void sbi_sse_hart_reset(void)

@@ -8,7 +8,8 @@
  * is what a non-retentive hart suspend of the last running hart is:
  * the hart saves its PMU state, sleeps in M-mode (wfi) until an
  * interrupt S-mode enabled before the call is pending (its timer, an
- * IPI, an external interrupt), restores the PMU and FWFT state and
+ * IPI, an external interrupt) or an SSE event is deliverable to it,
+ * restores the PMU, FWFT and debug-trigger state and
  * resumes S-mode at resume_addr with a0 = hartid, a1 = opaque, satp = 0
  * and sstatus.SIE = 0.  The devices keep running meanwhile.  A board
  * with real suspend hardware would power down there instead (docs/sbi.md).
@@ -35,7 +36,7 @@ static struct sbiret susp_system_suspend(unsigned long sleep_type,
 	/* reserved (1-0x7fffffff) or platform-specific: Tally defines none */
 	if (sleep_type != SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (!memmap_smode_entry_ok(&platform.mem, resume_addr))
+	if (!hsm_smode_entry_ok(resume_addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	if (!other_harts_stopped(this_hartid()))
 		return sbi_err(SBI_ERR_DENIED);

@@ -134,6 +134,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_susp();
 		finish();
 	}
+	/* "probe": probe_extension against the banner (run.sh's probe runs) */
+	if (boot_arg(machine.bootargs, "probe")) {
+		test_probe();
+		finish();
+	}
 	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */
 	if (boot_arg(machine.bootargs, "sse")) {
 		test_sse();

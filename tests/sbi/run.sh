@@ -4,7 +4,8 @@
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
 # without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
-# static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c).
+# static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
+# the probe runs (bootargs "probe": test_probe.c, banner = probe_extension).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -104,6 +105,46 @@ pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 dbtr-sscofpmf rv64,sscofpmf=true dbtr
 fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
+EOF
+
+# Probe runs (bootargs "probe"): <name> <cpu> <harts> <extensions the
+# banner must not list>. Every extension the payload finds with
+# probe_extension is in the firmware's banner and no other; the payload
+# checks that each offered SBI 3.0 extension works on the hart.
+while read -r name cpu harts absent; do
+	log="$logdir/$name.log"
+	timeout "$limit" "${qemu[@]}" -smp "$harts" -cpu "$cpu" -bios "$fw" \
+		-kernel "$elf" -append probe </dev/null >"$log" 2>&1
+	rc=$?
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
+	banner=" $(grep -a -m1 '^SBI extensions' "$log" | cut -d: -f2 | tr -d '\r') "
+	bad=""
+	while read -r ext val; do
+		in_banner=0
+		[[ $banner == *" $ext "* ]] && in_banner=1
+		[[ $in_banner == "$val" ]] || bad+=" $ext(probe $val)"
+	done < <(sed -nE 's/^INFO: probe: ([A-Z]+) = ([01])\r?$/\1 \2/p' "$log")
+	for ext in $banner; do
+		[[ $ext == legacy ]] && continue
+		grep -qE "^INFO: probe: $ext = 1"$'\r?$' "$log" || bad+=" $ext(banner only)"
+	done
+	for ext in ${absent//,/ }; do
+		[[ $ext == - || $banner != *" $ext "* ]] || bad+=" $ext(should be absent)"
+	done
+	if [[ -z $bad && $banner == *" SSE "* ]]; then
+		pass "$name: banner ($banner) = probe_extension"
+	else
+		fail "$name: banner ($banner) and probe_extension differ:$bad"
+	fi
+done <<'EOF'
+probe-rv64 rv64 4 -
+probe-sscofpmf rv64,sscofpmf=true 4 -
+probe-noh rv64,h=false 4 -
+probe-nodebug rv64,debug=false 4 DBTR
+probe-pmu0 rv64,pmu-num=0 4 -
+probe-sscofpmf-pmu0 rv64,sscofpmf=true,pmu-num=0 4 -
+probe-smp32 rv64,sscofpmf=true 32 -
 EOF
 
 # Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as

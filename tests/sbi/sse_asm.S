@@ -41,6 +41,16 @@ sse_entry:
 	/* complete never comes back here */
 1:	j	1b
 
+/* ENTRY_PC for an event that may interrupt a resume_addr (non-retentive
+ * resume: sp and tp undefined there): a stack of its own, tp = hartid,
+ * then sse_entry. Every register but sp, tp, a6, a7 as interrupted. */
+	.align	2
+	.globl	sse_entry_own_stack
+sse_entry_own_stack:
+	la	sp, sse_own_stack_top
+	mv	tp, a6
+	j	sse_entry
+
 /* void sse_regs_probe(unsigned long event, unsigned long hartid,
  *		       unsigned long *out): sbi_sse_inject(event, hartid) with
  * every register but sp, tp, a0 and a1 holding PAT(n); out[n] = xn as
@@ -96,3 +106,8 @@ sse_probe_resume:
 	ret
 
 	.option	pop
+
+	.bss
+	.align	4
+	.space	4096
+sse_own_stack_top:

@@ -102,6 +102,7 @@ void __attribute__((noreturn)) srst_mode(const char *arg);
 /* SSE (test_sse.c): the full run (bootargs "sse") and the main run's part. */
 void test_sse(void);
 void test_sse_basic(void);
+void test_probe(void);
 
 /* Shared by the TIME and legacy tests. */
 void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t));

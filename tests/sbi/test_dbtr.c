@@ -566,6 +566,52 @@ static void check_batch(unsigned long type)
 		dbtr(SBI_DBTR_UNINSTALL, shmem[0].w0, 3, 0);
 }
 
+/* CMD_CALL on a secondary: a store to sec_watched; value = scause (0: none). */
+static struct sbiret sec_store(unsigned long arg)
+{
+	(void)arg;
+	return (struct sbiret){ 0, do_store(&sec_watched).cause };
+}
+
+/*
+ * Non-retentive HSM suspend of hart id with a store trigger installed:
+ * the trigger and the shared memory are the hart's still when it resumes
+ * (the firmware clears the hardware triggers for the suspend, as a real
+ * non-retentive state loses them, and programs them again on resume).
+ */
+static void check_suspend_kept(unsigned long id)
+{
+	struct hart_ecall c = { SBI_EXT_DBTR, SBI_DBTR_READ, { 0, 1 } };
+	unsigned long old = harts[id].entries;
+	struct sbiret r;
+
+	r = hart_do(id, CMD_CALL, (unsigned long)sec_store, 0, 0, 0, 100);
+	check(!r.error && r.value == EXC_BREAKPOINT, "dbtr",
+	      sfmt("hart %lu: its store trigger fires there", id), ret_str(r));
+	hart_post(id, CMD_SUSPEND, 0x80000000UL, (unsigned long)secondary_entry,
+		  next_opaque(id), ms_to_ticks(20));
+	if (!check(wait_entry(id, old, 1000), "dbtr",
+		   sfmt("hart %lu: non-retentive suspend, resumed by its timer", id),
+		   "did not come back")) {
+		harts[id].lost = true;
+		return;
+	}
+	hart_result(id, 100);
+	r = hart_do(id, CMD_CALL, (unsigned long)sec_store, 0, 0, 0, 100);
+	check(!r.error && r.value == EXC_BREAKPOINT, "dbtr",
+	      sfmt("hart %lu after a non-retentive suspend: the trigger still fires", id),
+	      ret_str(r));
+	shmem_sec[0].w0 = 0xdead;
+	c.a[0] = shmem_sec[1].w0;	/* the trig_idx install wrote */
+	r = hart_do(id, CMD_ECALL, (unsigned long)&c, 0, 0, 0, 100);
+	check(!r.error && shmem_sec[0].w0 == (ST_S | ST_MAPPED) &&
+	      shmem_sec[0].tdata2 == (unsigned long)&sec_watched, "dbtr",
+	      sfmt("hart %lu after the suspend: shared memory kept, read_triggers "
+		   "shows the trigger as installed", id),
+	      sfmt("%s, state %lx tdata2 %lx", ret_str(r), shmem_sec[0].w0,
+		   shmem_sec[0].tdata2));
+}
+
 /* Per-hart state: a secondary's trigger does not fire on the boot hart,
  * and an HSM stop/start forgets its triggers and shared memory. */
 static void check_secondary(unsigned long type)
@@ -594,6 +640,11 @@ static void check_secondary(unsigned long type)
 	expect_err(r, SBI_SUCCESS, "dbtr", sfmt("hart %lu: install a store trigger", id));
 	check_silent("a trigger installed on another hart does not fire on this one",
 		     do_store(&sec_watched));
+	shmem_sec[1].w0 = shmem_sec[0].w0;
+	if (!r.error)
+		check_suspend_kept(id);
+	if (harts[id].lost)
+		return;
 
 	hart_post(id, CMD_STOP, 0, 0, 0, 0);
 	r = wait_status(id, SBI_HSM_STOPPED, 1000);

@@ -195,9 +195,14 @@ static void check_isa_features(void)
 				   "");
 			continue;
 		}
-		expect_err(fwft_get(f), SBI_ERR_NOT_SUPPORTED, "fwft",
-			   sfmt("get(%lu) (hart has no %s) returns NOT_SUPPORTED",
-				f, isa_names[f]));
+		{
+			struct sbiret r = fwft_get(f);
+
+			/* "In case of failure, the content of sbiret.value is zero" */
+			check(r.error == SBI_ERR_NOT_SUPPORTED && r.value == 0, "fwft",
+			      sfmt("get(%lu) (hart has no %s) returns NOT_SUPPORTED, "
+				   "value 0", f, isa_names[f]), ret_str(r));
+		}
 		expect_err(fwft_get(1UL << 63 | f), SBI_ERR_NOT_SUPPORTED,
 			   "fwft", sfmt("get(%lx) (upper bits, feature %lu) "
 					"returns NOT_SUPPORTED", 1UL << 63 | f, f));

@@ -48,7 +48,7 @@
 #define PAT(n)			(0x5a5a000000000000UL + (n) * 0x10101UL)
 
 /* What the handler does besides recording. */
-enum { MODE_RECORD, MODE_RUNNING_CHECKS, MODE_SET_A6A7, MODE_PMU };
+enum { MODE_RECORD, MODE_RUNNING_CHECKS, MODE_SET_A6A7, MODE_PMU, MODE_HOLD };
 
 struct sse_ctx {
 	unsigned long event;
@@ -61,13 +61,17 @@ struct sse_ctx {
 	volatile long errs[16];
 	volatile unsigned long scountovf;
 	volatile bool next_ran_inside, next_pending;
+	volatile bool hold, held;	/* MODE_HOLD: runs until hold is cleared */
 };
+
+static struct sse_ctx ctx_local, ctx_global, ctx_pmu;
 
 /* The order handlers ran in (boot hart tests only). */
 static volatile unsigned long order[8];
 static volatile unsigned int norder;
 
 void sse_entry(void);
+void sse_entry_own_stack(void);
 void sse_regs_probe(unsigned long event, unsigned long hartid, unsigned long *out);
 extern char sse_probe_resume[];	/* the pc after sse_regs_probe's ecall */
 void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs);
@@ -165,6 +169,15 @@ void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs)
 	case MODE_PMU:
 		c->scountovf = csr_read(CSR_SCOUNTOVF);
 		break;
+	case MODE_HOLD: {
+		unsigned long t0 = rdtime();
+
+		c->held = true;
+		mb();
+		while (c->hold && rdtime() - t0 < ms_to_ticks(60000))
+			mb();
+		break;
+	}
 	}
 	if (c->inject_next) {
 		struct sse_ctx *n = c->inject_next;
@@ -256,6 +269,31 @@ static void test_ids(void)
 	/* an unknown function */
 	expect_err(sbi_call0(SSE, 10), SBI_ERR_NOT_SUPPORTED, "sse", "FID 10 is NOT_SUPPORTED");
 	expect_err(sbi_call0(SSE, -1UL), SBI_ERR_NOT_SUPPORTED, "sse", "FID -1 is NOT_SUPPORTED");
+}
+
+/* event_id is 32-bit: the whole life of an event, each call with
+ * another upper half (after the reset-value checks: it leaves attributes) */
+static void test_ids_upper(void)
+{
+	struct sse_ctx *c = &ctx_local;
+	struct sbiret r;
+
+	c->runs = 0;
+	c->mode = MODE_RECORD;
+	r = sse_register(EV_LOCAL_SW | 1UL << 32, (unsigned long)sse_entry,
+			 (unsigned long)c);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, EV_LOCAL_SW | 0xffffffff00000000UL);
+	if (!r.error)
+		r = sse_inject(EV_LOCAL_SW | 1UL << 63, boot_hartid);
+	check(!r.error && c->runs == 1 && sse_state(EV_LOCAL_SW) == ST_ENABLED, "sse",
+	      "register, enable, inject with upper bits in event_id: handled "
+	      "(32-bit event_id)", sfmt("%s runs %lu", ret_str(r), c->runs));
+	r = sse_call(SSE_DISABLE, EV_LOCAL_SW | 0x8000000000000000UL);
+	if (!r.error)
+		r = sse_call(SSE_UNREGISTER, EV_LOCAL_SW | 0x100000000UL);
+	check(!r.error && sse_state(EV_LOCAL_SW) == ST_UNUSED, "sse",
+	      "disable, unregister with upper bits in event_id", ret_str(r));
 }
 
 static void test_mask(void)
@@ -394,6 +432,12 @@ static void test_attrs(unsigned long ev, const char *name)
 	expect_err(sse_read(ev, A_STATUS, 2, (void *)(ram_end - 8)),
 		   SBI_ERR_INVALID_ADDRESS, "sse",
 		   sfmt("%s: buffer straddling the end of RAM: INVALID_ADDRESS", name));
+	expect_err(sse_write(ev, A_SEPC, 4, (void *)(ram_end - 24)), SBI_ERR_INVALID_ADDRESS,
+		   "sse", sfmt("%s: input buffer straddling the end of RAM: INVALID_ADDRESS",
+			       name));
+	expect_err(sse_read(ev, A_STATUS, NR_ATTRS, (void *)(-8UL * NR_ATTRS + 8)),
+		   SBI_ERR_INVALID_ADDRESS, "sse",
+		   sfmt("%s: buffer wrapping past 2^64: INVALID_ADDRESS", name));
 	expect_err(sse_read(ev, A_STATUS, 1, (void *)ram_end), SBI_ERR_INVALID_ADDRESS,
 		   "sse", sfmt("%s: buffer past the end of RAM: INVALID_ADDRESS", name));
 	expect_err(sse_read(ev, A_STATUS, 1, (void *)-8UL), SBI_ERR_INVALID_ADDRESS,
@@ -408,7 +452,6 @@ static void test_attrs(unsigned long ev, const char *name)
 
 /* ---- the state machine ---------------------------------------------------------- */
 
-static struct sse_ctx ctx_local, ctx_global, ctx_pmu;
 
 static void test_states(struct sse_ctx *c, const char *name)
 {
@@ -431,7 +474,15 @@ static void test_states(struct sse_ctx *c, const char *name)
 	expect_err(sse_register(ev, ram_end, 0), SBI_ERR_INVALID_PARAM, "sse",
 		   sfmt("%s: register with the entry at the end of RAM: INVALID_PARAM",
 			name));
-	check(sse_state(ev) == ST_UNUSED, "sse", sfmt("%s: still UNUSED", name), "moved");
+	expect_err(sse_register(ev, -2UL, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry at 2^64 - 2: INVALID_PARAM", name));
+	expect_err(sse_register(ev, 1UL << 63 | entry, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry | bit 63: INVALID_PARAM", name));
+	expect_err(sse_register(ev, ram_end - 2, 0), SBI_ERR_INVALID_PARAM, "sse",
+		   sfmt("%s: register with the entry straddling the end of RAM: "
+			"INVALID_PARAM", name));
+	check(sse_state(ev) == ST_UNUSED && sbi_probe(SSE), "sse",
+	      sfmt("%s: still UNUSED (the firmware answers)", name), "moved");
 
 	/* REGISTERED */
 	expect_err(sse_register(ev, entry, (unsigned long)c), 0, "sse",
@@ -513,6 +564,10 @@ static void test_states(struct sse_ctx *c, const char *name)
 		check(sse_state(ev) == ST_ENABLED, "sse",
 		      sfmt("%s: complete -> ENABLED", name), "");
 	}
+
+	if (ev == EV_PMU)
+		expect_err(sse_inject(ev, boot_hartid), SBI_ERR_INVALID_PARAM, "sse",
+			   sfmt("%s: inject (STATUS.inject clear): INVALID_PARAM", name));
 
 	/* back to REGISTERED and UNUSED */
 	expect_err(sse_call(SSE_DISABLE, ev), 0, "sse", sfmt("%s: disable", name));
@@ -786,6 +841,7 @@ static void test_remote(void)
 		return;
 	for (i = 0; i < nr_secondaries; i++) {
 		unsigned long h = secondaries[i], n;
+		const char *why = 0;
 		bool ok = true;
 
 		if (!harts[h].running)
@@ -793,15 +849,26 @@ static void test_remote(void)
 		remote(h, SSE_HART_UNMASK, 0, 0, 0);
 		sse_write1(g->event, A_PREF_HART, h);
 		sse_call(SSE_ENABLE, g->event);
-		for (n = 1; n <= 20; n++) {
+		/* waits of 10 s: a loaded host may leave a hart's thread unscheduled */
+		for (n = 1; n <= 20 && ok; n++) {
+			long err;
+
 			g->runs = 0;
-			ok &= !sse_inject(g->event, boot_hartid).error;
-			ok &= WAIT_UNTIL(g->runs == 1, 3000) && g->hartid == h;
-			ok &= WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 3000);
+			g->hartid = -1UL;
+			err = sse_inject(g->event, boot_hartid).error;
+			why = err ? "inject failed" : 0;
+			if (!why && !WAIT_UNTIL(g->runs != 0, 10000))
+				why = "not handled";
+			if (!why && (g->runs != 1 || g->hartid != h))
+				why = "handled twice or elsewhere";
+			if (!why && !WAIT_UNTIL(sse_state(g->event) == ST_ENABLED, 10000))
+				why = "not ENABLED again";
+			ok = !why;
 		}
 		check(ok, "sse", sfmt("global event with PREFERRED_HART %lu: 20 injects, each "
 				      "handled there, back to ENABLED", h),
-		      sfmt("runs %lu on hart %lu", g->runs, g->hartid));
+		      sfmt("inject %lu: %s (runs %lu on hart %lx, status %lx)", n - 1, why,
+			   g->runs, g->hartid, sse_attr(g->event, A_STATUS)));
 		sse_call(SSE_DISABLE, g->event);
 		remote(h, SSE_HART_MASK, 0, 0, 0);
 	}
@@ -825,6 +892,14 @@ static void test_hsm_reset(void)
 	if (!r.error)
 		r = remote(h, SSE_ENABLE, EV_LOCAL_SW, 0, 0);
 	expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h));
+	if (machine.cpu_has_sscofpmf) {
+		r = remote(h, SSE_REGISTER, EV_PMU, (unsigned long)sse_entry,
+			   (unsigned long)&ctx_remote[h]);
+		if (!r.error)
+			r = remote(h, SSE_ENABLE, EV_PMU, 0, 0);
+		expect_err(r, 0, "sse", sfmt("hart %lu: PMU overflow event registered and "
+					     "enabled", h));
+	}
 	hart_post(h, CMD_STOP, 0, 0, 0, 0);
 	r = wait_status(h, SBI_HSM_STOPPED, 1000);
 	harts[h].running = false;
@@ -846,8 +921,272 @@ static void test_hsm_reset(void)
 	check(!r.error && (st & 3) == ST_UNUSED, "sse",
 	      sfmt("hart %lu after stop/start: its local event is UNUSED", h),
 	      sfmt("%s status %lx", ret_str(r), st));
+	if (machine.cpu_has_sscofpmf) {
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_PMU, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		st = -1UL;
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_UNUSED, "sse",
+		      sfmt("hart %lu after stop/start: its PMU overflow event is UNUSED", h),
+		      sfmt("%s status %lx", ret_str(r), st));
+	}
 	expect_err(remote(h, SSE_HART_MASK, 0, 0, 0), SBI_ERR_ALREADY_STOPPED, "sse",
 		   sfmt("hart %lu after stop/start: events masked again", h));
+}
+
+/*
+ * A global event RUNNING on another hart h, as this hart sees it: RUNNING,
+ * and every call that needs another state, or the running hart, refused.
+ */
+static void test_global_running_elsewhere(unsigned long h)
+{
+	struct sse_ctx *g = &ctx_global;
+	unsigned long ev = g->event, v = 0x1000;
+	struct sbiret r;
+	bool held;
+
+	remote(h, SSE_HART_UNMASK, 0, 0, 0);
+	g->mode = MODE_HOLD;
+	g->hold = true;
+	g->held = false;
+	g->runs = 0;
+	r = sse_register(ev, (unsigned long)sse_entry, (unsigned long)g);
+	if (!r.error)
+		r = sse_write1(ev, A_PREF_HART, h);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, ev);
+	if (!r.error)
+		r = sse_inject(ev, boot_hartid);
+	held = !r.error && WAIT_UNTIL(g->held, 10000);
+	if (check(held && (sse_attr(ev, A_STATUS) & 3) == ST_RUNNING, "sse",
+		  sfmt("global event RUNNING on hart %lu (its handler holds)", h),
+		  sfmt("%s held %d status %lx", ret_str(r), held, sse_attr(ev, A_STATUS)))) {
+		for (unsigned int a = A_SEPC; a <= A_A7; a++)
+			expect_err(sse_write(ev, a, 1, &v), SBI_ERR_INVALID_STATE, "sse",
+				   sfmt("RUNNING on hart %lu: INTERRUPTED attribute %u written "
+					"by another hart: INVALID_STATE", h, a));
+		expect_err(sse_register(ev, (unsigned long)sse_entry, 0), SBI_ERR_INVALID_STATE,
+			   "sse", "RUNNING elsewhere: register: INVALID_STATE");
+		expect_err(sse_call(SSE_UNREGISTER, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: unregister: INVALID_STATE");
+		expect_err(sse_call(SSE_ENABLE, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: enable: INVALID_STATE");
+		expect_err(sse_call(SSE_DISABLE, ev), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: disable: INVALID_STATE");
+		expect_err(sse_write1(ev, A_PRIORITY, 1), SBI_ERR_INVALID_STATE, "sse",
+			   "RUNNING elsewhere: PRIORITY: INVALID_STATE");
+		expect_err(sse_write1(ev, A_PREF_HART, boot_hartid), SBI_ERR_INVALID_STATE,
+			   "sse", "RUNNING elsewhere: PREFERRED_HART: INVALID_STATE");
+		expect_err(sbi_call0(SSE, SSE_COMPLETE), 0, "sse",
+			   "complete on a hart where nothing runs: SUCCESS ...");
+		check((sse_attr(ev, A_STATUS) & 3) == ST_RUNNING && !g->runs, "sse",
+		      sfmt("... and the event stays RUNNING on hart %lu", h),
+		      sfmt("status %lx runs %lu", sse_attr(ev, A_STATUS), g->runs));
+	}
+	g->hold = false;
+	mb();
+	check(WAIT_UNTIL(g->runs == 1 && (sse_attr(ev, A_STATUS) & 3) == ST_ENABLED, 10000),
+	      "sse", sfmt("hart %lu completes it: ENABLED", h),
+	      sfmt("runs %lu status %lx", g->runs, sse_attr(ev, A_STATUS)));
+	g->mode = MODE_RECORD;
+	sse_call(SSE_DISABLE, ev);
+	sse_call(SSE_UNREGISTER, ev);
+	remote(h, SSE_HART_MASK, 0, 0, 0);
+}
+
+/* ---- events for a hart in HSM suspend --------------------------------------------- */
+
+/* The fallback wake-up of the suspends below: far beyond the event's. */
+#define WAKE_FALLBACK_MS	20000UL
+
+/* The first running secondary, or -1. */
+static unsigned long running_secondary(void)
+{
+	for (unsigned int i = 0; i < nr_secondaries; i++)
+		if (harts[secondaries[i]].running)
+			return secondaries[i];
+	return -1UL;
+}
+
+/* Puts hart h in HSM suspend (its timer armed WAKE_FALLBACK_MS ahead). */
+static bool suspend_remote(unsigned long h, unsigned long type, unsigned long opaque,
+			   const char *what)
+{
+	struct sbiret r;
+
+	hart_post(h, CMD_SUSPEND, type, (unsigned long)secondary_entry, opaque,
+		  ms_to_ticks(WAKE_FALLBACK_MS));
+	r = wait_status(h, SBI_HSM_SUSPENDED, 1000);
+	return check(!r.error && r.value == SBI_HSM_SUSPENDED, "sse",
+		     sfmt("hart %lu in %s suspend", h, what), ret_str(r));
+}
+
+/* Retentive: the event wakes the hart; the suspend call returns 0 well
+ * before the hart's timer, and the handler ran (at the ecall's return). */
+static void wake_retentive(unsigned long h, struct sse_ctx *c, const char *what)
+{
+	struct sbiret r;
+	bool ran;
+
+	if (!suspend_remote(h, 0, 0, "retentive"))
+		return;
+	expect_err(sse_inject(c->event, h), 0, "sse",
+		   sfmt("inject %s for hart %lu (SUSPENDED)", what, h));
+	ran = WAIT_UNTIL(c->runs == 1, 10000);
+	check(ran && c->hartid == h, "sse",
+	      sfmt("%s wakes hart %lu from retentive suspend; handled there", what, h),
+	      sfmt("runs %lu a6 %lu", c->runs, c->hartid));
+	r = hart_result(h, 1000);
+	check(!r.error && harts[h].ret_ticks < ms_to_ticks(WAKE_FALLBACK_MS), "sse",
+	      sfmt("hart %lu: hart_suspend returns 0 before its timer", h),
+	      sfmt("%s after %lu ticks", ret_str(r), harts[h].ret_ticks));
+	if (r.error)
+		harts[h].lost = true;
+}
+
+/*
+ * An event that is not deliverable (the hart masked, or the event only
+ * REGISTERED) leaves the hart asleep; an IPI (do_suspend enables SSIE)
+ * then wakes it, and the event runs once deliverable.
+ */
+static void no_wake(unsigned long h, struct sse_ctx *c, bool masked)
+{
+	const char *why = masked ? "hart masked" : "event REGISTERED";
+	struct sbiret r;
+
+	c->runs = 0;
+	if (!suspend_remote(h, 0, 0, "retentive"))
+		return;
+	expect_err(sse_inject(EV_LOCAL_SW, h), 0, "sse",
+		   sfmt("inject the local event for hart %lu (%s)", h, why));
+	WAIT_UNTIL(c->runs != 0, 200);
+	r = sbi_hart_status(h);
+	check(!c->runs && !r.error && r.value == SBI_HSM_SUSPENDED, "sse",
+	      sfmt("%s: hart %lu stays in suspend, the event is not handled", why, h),
+	      sfmt("runs %lu, %s", c->runs, ret_str(r)));
+	send_ipi_to(h);
+	r = hart_result(h, 1000);
+	expect_err(r, 0, "sse", sfmt("hart %lu woken by an IPI instead", h));
+	if (r.error) {
+		harts[h].lost = true;
+		return;
+	}
+	check(!c->runs, "sse", sfmt("%s: still not handled after the resume", why),
+	      sfmt("runs %lu", c->runs));
+	r = remote(h, masked ? SSE_HART_UNMASK : SSE_ENABLE, EV_LOCAL_SW, 0, 0);
+	check(!r.error && WAIT_UNTIL(c->runs == 1, 10000), "sse",
+	      sfmt("hart %lu: handled once %s", h, masked ? "it unmasks" : "enabled"),
+	      sfmt("%s runs %lu", ret_str(r), c->runs));
+}
+
+static void test_suspend_wake(void)
+{
+	unsigned long h = running_secondary(), opaque, old;
+	struct sse_ctx *c, *g = &ctx_global;
+	struct sbiret r;
+	bool ran;
+
+	if (h == -1UL) {
+		skip("sse", "events wake a hart in HSM suspend", "no secondary hart");
+		return;
+	}
+	c = &ctx_remote[h];
+	*c = (struct sse_ctx){ .event = EV_LOCAL_SW };
+	remote(h, SSE_HART_UNMASK, 0, 0, 0);	/* ALREADY_STARTED is fine */
+	r = remote(h, SSE_REGISTER, EV_LOCAL_SW, (unsigned long)sse_entry_own_stack,
+		   (unsigned long)c);
+	if (!r.error)
+		r = remote(h, SSE_ENABLE, EV_LOCAL_SW, 0, 0);
+	if (!expect_err(r, 0, "sse", sfmt("hart %lu: local event registered and enabled", h)))
+		return;
+
+	if (machine.cpu_has_sscofpmf) {
+		r = remote(h, SSE_REGISTER, EV_PMU, (unsigned long)sse_entry_own_stack,
+			   (unsigned long)c);
+		if (!r.error)
+			r = remote(h, SSE_ENABLE, EV_PMU, 0, 0);
+		expect_err(r, 0, "sse", sfmt("hart %lu: PMU overflow event enabled too", h));
+	}
+	/* retentive, the local event injected from this hart */
+	wake_retentive(h, c, "the local event");
+	if (harts[h].lost)
+		return;
+
+	/* non-retentive: the handler interrupts resume_addr, a0/a1 as the
+	 * resume gives them, and the hart then goes on from resume_addr */
+	c->runs = 0;
+	old = harts[h].entries;
+	opaque = next_opaque(h);
+	if (!suspend_remote(h, 0x80000000UL, opaque, "non-retentive"))
+		return;
+	expect_err(sse_inject(EV_LOCAL_SW, h), 0, "sse",
+		   sfmt("inject the local event for hart %lu (non-retentive SUSPENDED)", h));
+	ran = WAIT_UNTIL(c->runs == 1, 10000);
+	check(ran && c->hartid == h && c->sepc == (unsigned long)secondary_entry &&
+	      c->regs[10] == h && c->regs[11] == opaque, "sse",
+	      sfmt("the local event wakes hart %lu from non-retentive suspend: handled "
+		   "at resume_addr with a0 = hartid, a1 = opaque", h),
+	      sfmt("runs %lu a6 %lu sepc %lx a0 %lx a1 %lx", c->runs, c->hartid, c->sepc,
+		   c->regs[10], c->regs[11]));
+	ran = wait_entry(h, old, 1000);
+	check(ran && harts[h].entry_a0 == h && harts[h].entry_a1 == opaque, "sse",
+	      sfmt("hart %lu then resumes at resume_addr (a0, a1 kept by the handler)", h),
+	      sfmt("entered %d a0 %lx a1 %lx", ran, harts[h].entry_a0, harts[h].entry_a1));
+	r = hart_result(h, 1000);
+	check(r.error == ERR_REENTERED, "sse",
+	      sfmt("hart %lu: its suspend ended through resume_addr", h), ret_str(r));
+	if (!ran) {
+		harts[h].lost = true;
+		return;
+	}
+	{	/* the event is the hart's still: ENABLED after its complete */
+		unsigned long st = -1UL;
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_LOCAL_SW, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_ENABLED, "sse",
+		      sfmt("hart %lu after the non-retentive suspend: local event ENABLED", h),
+		      sfmt("%s status %lx", ret_str(r), st));
+	}
+	if (machine.cpu_has_sscofpmf) {
+		unsigned long st = -1UL;
+		struct hart_ecall call = { SSE, SSE_READ_ATTRS,
+					   { EV_PMU, A_STATUS, 1, (unsigned long)&st, 0, 0 } };
+
+		r = hart_do(h, CMD_ECALL, (unsigned long)&call, 0, 0, 0, 3000);
+		check(!r.error && (st & 3) == ST_ENABLED, "sse",
+		      sfmt("hart %lu after the non-retentive suspend: PMU overflow event "
+			   "ENABLED", h), sfmt("%s status %lx", ret_str(r), st));
+		remote(h, SSE_DISABLE, EV_PMU, 0, 0);
+		remote(h, SSE_UNREGISTER, EV_PMU, 0, 0);
+	}
+	/* not deliverable: no wake-up */
+	remote(h, SSE_HART_MASK, 0, 0, 0);
+	no_wake(h, c, true);
+	if (harts[h].lost)
+		return;
+	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
+	no_wake(h, c, false);
+	if (harts[h].lost)
+		return;
+	remote(h, SSE_DISABLE, EV_LOCAL_SW, 0, 0);
+	remote(h, SSE_UNREGISTER, EV_LOCAL_SW, 0, 0);
+
+	/* retentive, the global event with hart h as its PREFERRED_HART */
+	g->runs = 0;
+	g->mode = MODE_RECORD;
+	r = sse_register(g->event, (unsigned long)sse_entry, (unsigned long)g);
+	if (!r.error)
+		r = sse_write1(g->event, A_PREF_HART, h);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, g->event);
+	if (expect_err(r, 0, "sse", sfmt("global event enabled, PREFERRED_HART %lu", h)))
+		wake_retentive(h, g, "the global event");
+	sse_call(SSE_DISABLE, g->event);
+	sse_call(SSE_UNREGISTER, g->event);
+	remote(h, SSE_HART_MASK, 0, 0, 0);
 }
 
 /* ---- the PMU overflow event --------------------------------------------------------- */
@@ -971,11 +1310,15 @@ void test_sse(void)
 		test_states(&ctx_pmu, "PMU overflow");
 	test_entry_state();
 	test_priorities();
+	test_ids_upper();
 	up = start_all_secondaries();
 	info("sse", "%u secondary harts running", up);
 	check(up >= 1, "sse", "secondary harts started for the remote tests", "none");
 	test_remote();
 	test_hsm_reset();
+	if (running_secondary() != -1UL)
+		test_global_running_elsewhere(running_secondary());
+	test_suspend_wake();
 	if (machine.cpu_has_sscofpmf)
 		test_pmu_event();
 	else

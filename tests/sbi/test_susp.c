@@ -84,7 +84,7 @@ static void check_args(void)
 	};
 	const unsigned long bad_addrs[] = {
 		FW_BASE, FW_BASE + 0x1000, 0, 0x1000, ram_end, ram_end - 2,
-		machine.mem.base - 4, ~0UL - 3, 1UL << 63 | entry,
+		machine.mem.base - 4, ~0UL - 3, 1UL << 63 | entry, entry + 1,
 	};
 	unsigned int i;
 
@@ -94,7 +94,7 @@ static void check_args(void)
 	for (i = 0; i < sizeof(bad_addrs) / sizeof(bad_addrs[0]); i++)
 		expect_refused(SBI_SUSP_SUSPEND_TO_RAM, bad_addrs[i],
 			       SBI_ERR_INVALID_ADDRESS,
-			       "(firmware, not RAM or straddling its end)");
+			       "(firmware, not RAM, straddling its end, odd)");
 }
 
 /* A firmware counter (SET_TIMER, running) and a programmable hardware
@@ -149,6 +149,70 @@ static void counters_read(struct counters *c)
 	c->hw = pmu_csr_read(CTR_INFO_CSR(pmu_get_info(c->hw_idx).value) - 0xc00);
 }
 
+/* DBTR across the suspend: a store trigger S-mode installed still fires
+ * after it, and the shared memory is kept (the firmware clears the
+ * hardware triggers for the sleep and programs them again on resume). */
+static struct { unsigned long w0, tdata1, tdata2, tdata3; }
+	dbtr_shmem[4] __attribute__((aligned(64)));
+static volatile unsigned long dbtr_watched;
+
+#define DBTR_STORE_S(type)	((type) << 60 | 1UL << 1 | 1UL << 4)
+
+/* Installs the trigger; its index, or -1 without DBTR. */
+static unsigned long dbtr_arm(void)
+{
+	unsigned long type;
+	struct sbiret r;
+
+	if (!sbi_probe(SBI_EXT_DBTR))
+		return -1UL;
+	type = sbi_call1(SBI_EXT_DBTR, SBI_DBTR_NUM_TRIGGERS, 6UL << 60).value ? 6 : 2;
+	r = sbi_call3(SBI_EXT_DBTR, SBI_DBTR_SET_SHMEM, (unsigned long)dbtr_shmem, 0, 0);
+	if (!r.error) {
+		dbtr_shmem[0].w0 = 0;
+		dbtr_shmem[0].tdata1 = DBTR_STORE_S(type);
+		dbtr_shmem[0].tdata2 = (unsigned long)&dbtr_watched;
+		dbtr_shmem[0].tdata3 = 0;
+		mb();
+		r = sbi_call1(SBI_EXT_DBTR, SBI_DBTR_INSTALL, 1);
+	}
+	return check(!r.error, "susp", "DBTR: a store trigger installed before the "
+		     "suspend", ret_str(r)) ? dbtr_shmem[0].w0 : -1UL;
+}
+
+/* scause of a store to dbtr_watched (0: no trap). */
+static unsigned long dbtr_store_cause(void)
+{
+	struct hart *h = this_hart();
+
+	h->trap_cause = 0;
+	h->trap_armed = true;
+	mb();
+	dbtr_watched = 1;
+	mb();
+	h->trap_armed = false;
+	return h->trap_cause;
+}
+
+static void dbtr_check_kept(unsigned long idx)
+{
+	struct sbiret r;
+
+	if (idx == -1UL)
+		return;
+	check(dbtr_store_cause() == 3, "susp",
+	      "resume: S-mode's debug trigger still fires (breakpoint on the store)",
+	      "no breakpoint");
+	dbtr_shmem[0].w0 = 0xdead;
+	r = sbi_call2(SBI_EXT_DBTR, SBI_DBTR_READ, idx, 1);
+	check(!r.error && dbtr_shmem[0].tdata2 == (unsigned long)&dbtr_watched &&
+	      (dbtr_shmem[0].w0 & 1), "susp",
+	      "resume: DBTR shared memory kept, read_triggers shows the trigger",
+	      sfmt("%s state %lx", ret_str(r), dbtr_shmem[0].w0));
+	sbi_call2(SBI_EXT_DBTR, SBI_DBTR_UNINSTALL, idx, 1);
+	sbi_call3(SBI_EXT_DBTR, SBI_DBTR_SET_SHMEM, -1UL, -1UL, 0);
+}
+
 static void check_resume(unsigned long type)
 {
 	unsigned long opaque = 0x5eed5eed00000000UL | type, ticks = 0;
@@ -156,8 +220,14 @@ static void check_resume(unsigned long type)
 	long r;
 	unsigned int i;
 
+	unsigned long dbtr_idx;
+
 	if (!counters_setup(&before))
 		return;
+	dbtr_idx = dbtr_arm();
+	if (dbtr_idx != -1UL)
+		check(dbtr_store_cause() == 3, "susp", "DBTR: it fires before the suspend",
+		      "no breakpoint");
 	after = before;		/* the indices */
 	susp_ctx.a0 = susp_ctx.a1 = -1UL;
 	susp_ctx.satp = susp_ctx.sstatus = -1UL;
@@ -199,6 +269,7 @@ static void check_resume(unsigned long type)
 			     FWFT_MISALIGNED_EXC_DELEG, 0, 0),
 		   SBI_ERR_DENIED_LOCKED, "susp",
 		   "resume: FWFT lock kept (set returns DENIED_LOCKED)");
+	dbtr_check_kept(dbtr_idx);
 	pmu_release(before.fw_idx);
 	pmu_release(before.hw_idx);
 }
@@ -226,14 +297,17 @@ static void check_denied_suspended(void)
 		skip("susp", "DENIED while a hart is SUSPENDED", "none runs");
 		return;
 	}
+	/* its timer is only a fallback: an IPI wakes it after the check (a
+	 * short timer could end the suspend before a loaded host looks) */
 	hart_post(id, CMD_SUSPEND, SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0,
-		  ms_to_ticks(300));
+		  ms_to_ticks(20000));
 	r = wait_status(id, SBI_HSM_SUSPENDED, 300);
 	if (check(!r.error && r.value == SBI_HSM_SUSPENDED, "susp",
 		  sfmt("hart %lu in retentive suspend", id), ret_str(r)))
 		expect_refused(SBI_SUSP_SUSPEND_TO_RAM,
 			       (unsigned long)susp_resume, SBI_ERR_DENIED,
 			       sfmt("(hart %lu SUSPENDED)", id));
+	send_ipi_to(id);
 	r = hart_result(id, 1300);
 	expect_err(r, 0, "susp", sfmt("hart %lu back from its suspend", id));
 	if (r.error) {
