@@ -186,6 +186,9 @@ const struct pmu_map *sbi_pmu_map(void)
 	return pmu_ready ? &pmu_event_map : 0;
 }
 
+/* A hart's PMU set-up failure is told once, not at every HSM start. */
+static unsigned int pmu_failure_told[TALLY_MAX_HARTS];
+
 void sbi_pmu_hart_init(void)
 {
 	struct pmu_hart_config cfg = {
@@ -210,7 +213,8 @@ void sbi_pmu_hart_init(void)
 		cfg.caps.hpm_bits = 0;
 #endif
 	/* on failure the hart's PMU is disabled: its calls answer NOT_SUPPORTED */
-	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS)
+	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS &&
+	    !__atomic_exchange_n(&pmu_failure_told[this_hartid()], 1, __ATOMIC_RELAXED))
 		printf("Tally: hart %lu: PMU initialisation failed: no PMU on this hart\n",
 		       this_hartid());
 }

@@ -91,4 +91,42 @@ pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
 pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 EOF
 
+# Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
+# isolation on every hart, the SBI storm.  <name> <smp> <firmware> <bootargs>.
+# The seed is printed; rerun one with the same bootargs to reproduce it.
+# -smp 32 uses every stack block (hart ids 0-31) but is slow on a shared
+# host, so the bulk of the 1,000,000+ calls runs on 4 harts.  "max4" is a
+# firmware built with TALLY_MAX_HARTS=4 and TALLY_TEST_PMU_FAIL_HART=1
+# (named by $HOSTILE_FW_MAX4; tests/run-all.sh builds it) on 8 QEMU harts.
+# HOSTILE_SEED=<n> replays a run.
+seed=${HOSTILE_SEED:-$(date +%s)}
+fw_max4=${HOSTILE_FW_MAX4:-}
+while read -r name smp image args; do
+	[[ $image == max4 ]] && image=$fw_max4
+	if [[ -z $image || ! -f $image ]]; then
+		echo "SKIP: $name: no firmware image for it"
+		continue
+	fi
+	log="$logdir/$name.log"
+	save=$limit
+	limit=600
+	qemu[4]=$smp
+	run "$log" "$image" "hostile seed=$seed $args"
+	limit=$save
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
+	if [[ $name == hostile-max4 ]]; then
+		if grep -q "hart 4 ignored (TALLY_MAX_HARTS is 4)" "$log"; then
+			pass "$name: boot message for the harts beyond TALLY_MAX_HARTS"
+		else
+			fail "$name: no boot message for the harts beyond TALLY_MAX_HARTS"
+		fi
+	fi
+done <<EOF2
+hostile-smp4 4 $fw storm=200000
+hostile-smp32 32 $fw storm=300
+hostile-max4 8 max4 storm=50000 fwmaxharts=4 pmufail=1
+EOF2
+qemu[4]=4
+
 [[ $failures -eq 0 ]]

@@ -84,6 +84,13 @@ static void run_command(struct hart *h)
 	case CMD_SUSPEND:
 		r = do_suspend(h);
 		break;
+	case CMD_CALL: {
+		struct sbiret (*fn)(unsigned long, unsigned long, unsigned long) =
+			(void *)h->arg[0];
+
+		r = fn(h->arg[1], h->arg[2], h->arg[3]);
+		break;
+	}
 	case CMD_ECALL: {
 		const struct hart_ecall *c = (const void *)h->arg[0];
 

@@ -89,6 +89,8 @@ void test_rfence(void);
 void test_hsm_suspend(void);
 void test_hsm_stop_start(void);
 void test_srst_invalid(void);
+/* The hostile run (bootargs "hostile"): stacks, isolation, storm. */
+void test_hostile(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);
