@@ -2,7 +2,7 @@
 # Runs the S-mode SBI test payload under QEMU virt (-smp 4) on each firmware
 # image given, then the reset runs that end QEMU through SRST, then the PMU
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
-# without Sscofpmf.
+# without Sscofpmf, then the hostile runs (bootargs "hostile", below).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -92,7 +92,9 @@ pmu-nosscofpmf rv64,pmu-num=4 pmu pmu-num=4
 EOF
 
 # Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
-# isolation on every hart, the SBI storm.  <name> <smp> <firmware> <bootargs>.
+# isolation on every hart, the SBI storm.  <name> <smp> <machine> <firmware>
+# <bootargs>; "aclint=on" splits the CLINT into ACLINT MSWI and MTIMER (whose
+# mtimecmp range takes a TOR pair of PMP entries).
 # The seed is printed; rerun one with the same bootargs to reproduce it.
 # -smp 32 uses every stack block (hart ids 0-31) but is slow on a shared
 # host, so the bulk of the 1,000,000+ calls runs on 4 harts.  "max4" is a
@@ -101,7 +103,7 @@ EOF
 # HOSTILE_SEED=<n> replays a run.
 seed=${HOSTILE_SEED:-$(date +%s)}
 fw_max4=${HOSTILE_FW_MAX4:-}
-while read -r name smp image args; do
+while read -r name smp machine image args; do
 	[[ $image == max4 ]] && image=$fw_max4
 	if [[ -z $image || ! -f $image ]]; then
 		echo "SKIP: $name: no firmware image for it"
@@ -110,7 +112,7 @@ while read -r name smp image args; do
 	log="$logdir/$name.log"
 	save=$limit
 	limit=600
-	qemu[4]=$smp
+	qemu[2]=$machine qemu[4]=$smp
 	run "$log" "$image" "hostile seed=$seed $args"
 	limit=$save
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
@@ -123,10 +125,11 @@ while read -r name smp image args; do
 		fi
 	fi
 done <<EOF2
-hostile-smp4 4 $fw storm=200000
-hostile-smp32 32 $fw storm=300
-hostile-max4 8 max4 storm=50000 fwmaxharts=4 pmufail=1
+hostile-smp4 4 virt $fw storm=200000
+hostile-smp32 32 virt $fw storm=300
+hostile-max4 8 virt max4 storm=50000 fwmaxharts=4 pmufail=1
+hostile-aclint 4 virt,aclint=on $fw storm=5000
 EOF2
-qemu[4]=4
+qemu[2]=virt qemu[4]=4
 
 [[ $failures -eq 0 ]]
