@@ -6,7 +6,8 @@
 #        make bench                                cost per SBI call, size, boot
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
-# FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS.
+# FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
+# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails).
 
 PLATFORM	?= generic
 O		?= build
@@ -39,7 +40,8 @@ LIBFDT_SRC	:= $(O)/libfdt
 
 ARCH_FLAGS	:= -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
-		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL
+		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
+		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART))
 BASE_CFLAGS	:= $(ARCH_FLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 		   -fno-stack-protector -fno-pic -fno-common -ffunction-sections -fdata-sections \
 		   -Iinclude -Ilib/fdt/freestanding -I$(LIBFDT_SRC) $(FW_DEFINES)

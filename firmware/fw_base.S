@@ -25,11 +25,14 @@ _start:
 	mv	s1, a1
 	mv	s2, a2
 
-	/* this hart's stack: the stacks lie outside .bss, usable before it is cleared */
-	li	t0, TALLY_STACK_SIZE
-	mul	t0, t0, s0
-	la	sp, _stack_end
-	sub	sp, sp, t0
+	/*
+	 * This hart's stack: hart_stack_top() is the one definition of where
+	 * it is, shared with the trap frame the C code sets up (block s0 of
+	 * hart_stacks, outside .bss, so usable before it is cleared).
+	 */
+	mv	a0, s0
+	call	hart_stack_top		/* address arithmetic only: no stack yet */
+	mv	sp, a0
 	mv	a0, s0
 	call	hart_scratch_of		/* address arithmetic only */
 	csrw	mscratch, a0

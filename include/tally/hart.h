@@ -70,6 +70,13 @@ struct hart_scratch {
 
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
 
+/*
+ * Top of hart i's stack block (sbi_init.c): the only definition, used by
+ * _start for the boot/HSM-wait stack and by cold_boot() for the frame of
+ * traps from S-mode.
+ */
+unsigned long hart_stack_top(unsigned long hartid);
+
 static inline struct hart_scratch *this_hart(void)
 {
 	return (struct hart_scratch *)csr_read(mscratch);

@@ -19,6 +19,8 @@ extern const char fw_flavour[];
 
 /* Per-hart CSR set-up, at boot and at every HSM start. */
 void hart_init_local(void);
+/* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
+void pmp_protect(void);
 
 /* Linker symbols */
 extern char _fw_start[], _fw_end[];

@@ -11,6 +11,8 @@
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 
+#define PLATFORM_MMODE_DEVS	4
+
 struct platform_ops {
 	/* console (required for output; getc returns -1 when nothing waits) */
 	void (*console_putc)(char c);
@@ -31,6 +33,9 @@ struct platform {
 	struct hartmask harts;		/* harts that exist and S-mode may use */
 	unsigned long nr_harts;
 	struct memmap mem;		/* RAM and the firmware region */
+	/* M-mode-only device registers (MSWI, MTIMER, CLINT): PMP closes them */
+	struct memregion mmode_dev[PLATFORM_MMODE_DEVS];
+	unsigned int nr_mmode_devs;
 	unsigned long timebase_hz;
 	bool has_sstc;
 	const char *console_name;

@@ -187,6 +187,14 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg);
 void pmu_hart_stop(struct pmu_hart *h);
 void pmu_hart_suspend(struct pmu_hart *h);
 void pmu_hart_resume_nonretentive(struct pmu_hart *h);
+/* Whether pmu_hart_init() set this hart up (a zero-filled one: no). */
+static inline bool pmu_hart_ready(const struct pmu_hart *h)
+{
+	return h && h->ops;
+}
+/* Counters among candidates that hold a written value; see pmu_hart.c. */
+uint32_t pmu_probe_counters(const struct pmu_hart_ops *ops, void *ctx,
+			    uint32_t candidates, unsigned int *bits);
 
 /* The SBI PMU extension, one function per FID */
 struct sbiret pmu_sbi_num_counters(struct pmu_hart *h);

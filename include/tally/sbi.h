@@ -50,6 +50,8 @@ struct sbi_extension {
 	unsigned long eid_last;
 	const char *name;
 	bool (*available)(void);
+	/* optional: asked by probe_extension on the calling hart (per-hart set-up) */
+	bool (*hart_available)(void);
 	struct sbiret (*handle)(unsigned long fid, const unsigned long *args,
 				struct trap_frame *tf);
 };
@@ -62,8 +64,10 @@ extern const unsigned long sbi_extension_count;
 const struct sbi_extension *sbi_ext_find(unsigned long eid);
 /* Asks each extension's available() once; cold boot, before S-mode runs. */
 void sbi_ecall_init(void);
-/* Whether probe_extension reports eid: the answer of sbi_ecall_init(). */
+/* Whether the machine has eid: the answer of sbi_ecall_init() (banner). */
 bool sbi_ext_available(unsigned long eid);
+/* What probe_extension reports on the calling hart: available here too. */
+bool sbi_ext_probe(unsigned long eid);
 /*
  * An ecall from S-mode, called by the trap entry with mepc already past
  * the ecall; the result goes back in a0/a1 (legacy calls: a1 unchanged).

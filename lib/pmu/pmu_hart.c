@@ -15,11 +15,28 @@ static unsigned int highest_bit_plus_one(uint32_t bits)
 }
 
 /*
+ * A hart whose PMU could not be set up: no state, no hart access.  Every
+ * SBI call on it answers SBI_ERR_NOT_SUPPORTED and the lifecycle calls do
+ * nothing, so nothing ever reaches a missing ops table.
+ */
+static long disable(struct pmu_hart *h)
+{
+	if (h) {
+		pmu_state_reset(h);
+		h->ops = NULL;
+		h->valid = 0;
+		h->nr_hw = 0;
+		h->hw_usable = 0;
+	}
+	return SBI_ERR_INVALID_PARAM;
+}
+
+/*
  * Boot and every HSM start: forget everything (configuration, counts,
  * snapshot memory) and put the counters into a known state: programmable
  * ones inhibited with no event, cycle/instret running freely without a
- * mode filter.  SBI_ERR_INVALID_PARAM (and h untouched) if the
- * configuration is unusable.
+ * mode filter.  SBI_ERR_INVALID_PARAM if the configuration is unusable;
+ * h is then disabled (pmu_hart_ready() false).
  */
 long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 {
@@ -27,11 +44,11 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 
 	if (!h || !cfg || !cfg->map || !cfg->map->frozen ||
 	    !ops_complete(cfg->ops))
-		return SBI_ERR_INVALID_PARAM;
+		return disable(h);
 	usable = cfg->caps.counters & ~(1U << PMU_COUNTER_TIME);
 	if ((usable & ~(uint32_t)FIXED_COUNTERS) &&
 	    (cfg->caps.hpm_bits < 1 || cfg->caps.hpm_bits > 64))
-		return SBI_ERR_INVALID_PARAM;
+		return disable(h);
 
 	h->map = cfg->map;
 	h->ops = cfg->ops;
@@ -54,6 +71,8 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
  */
 void pmu_hart_stop(struct pmu_hart *h)
 {
+	if (!pmu_hart_ready(h))
+		return;
 	pmu_state_reset(h);
 	pmu_hw_reset_all(h);
 }
@@ -66,6 +85,8 @@ void pmu_hart_stop(struct pmu_hart *h)
  */
 void pmu_hart_suspend(struct pmu_hart *h)
 {
+	if (!pmu_hart_ready(h))
+		return;
 	uint64_t bits = (h->configured | FIXED_COUNTERS) & pmu_hw_mask(h);
 	uint64_t of_bits = h->started & h->configured & pmu_hw_mask(h) &
 			   ~FIXED_COUNTERS;
@@ -83,5 +104,45 @@ void pmu_hart_suspend(struct pmu_hart *h)
 /* After it: the CSRs were lost, rebuild them from the state. */
 void pmu_hart_resume_nonretentive(struct pmu_hart *h)
 {
+	if (!pmu_hart_ready(h))
+		return;
 	pmu_hw_reprogram(h);
+}
+
+/*
+ * Which of the candidate programmable counters (bits 3..31) really hold a
+ * value: each is inhibited, written with all-ones and read back, then
+ * restored.  The privileged spec allows an mhpmcounter that reads zero
+ * whatever is written (no trap), so an access that does not trap proves
+ * nothing.  *bits gets the narrowest width found (0 if none counts).  The
+ * probed counters are left inhibited.
+ */
+uint32_t pmu_probe_counters(const struct pmu_hart_ops *ops, void *ctx,
+			    uint32_t candidates, unsigned int *bits)
+{
+	uint32_t found = 0;
+	unsigned int width = 64;
+
+	candidates &= ~(uint32_t)(FIXED_COUNTERS | BIT64(PMU_COUNTER_TIME));
+	for (unsigned int idx = 3; idx < 32; idx++) {
+		uint64_t saved, ones;
+		unsigned int w = 0;
+
+		if (!(candidates & BIT64(idx)))
+			continue;
+		ops->inhibit_set(ctx, (uint32_t)BIT64(idx));
+		saved = ops->counter_read(ctx, idx);
+		ops->counter_write(ctx, idx, ~0ULL);
+		ones = ops->counter_read(ctx, idx);
+		ops->counter_write(ctx, idx, saved);
+		while (w < 64 && (ones >> w) & 1)
+			w++;
+		if (!w)
+			continue;	/* hardwired (or not writable): not offered */
+		found |= (uint32_t)BIT64(idx);
+		if (w < width)
+			width = w;
+	}
+	*bits = found ? width : 0;
+	return found;
 }

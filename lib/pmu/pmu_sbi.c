@@ -321,6 +321,8 @@ static uint64_t arg64(const unsigned long *args, unsigned int i)
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *a)
 {
+	if (!pmu_hart_ready(h))		/* its set-up failed: no PMU here */
+		return err(SBI_ERR_NOT_SUPPORTED);
 	switch (fid) {
 	case SBI_EXT_PMU_NUM_COUNTERS:
 		return pmu_sbi_num_counters(h);

@@ -16,7 +16,7 @@ static struct sbiret base_handle(unsigned long fid, const unsigned long *args,
 	case SBI_EXT_BASE_GET_IMP_VERSION:
 		return sbi_ok((TALLY_VERSION_MAJOR << 16) | TALLY_VERSION_MINOR);
 	case SBI_EXT_BASE_PROBE_EXT:
-		return sbi_ok(sbi_ext_available(args[0]) ? 1 : 0);
+		return sbi_ok(sbi_ext_probe(args[0]) ? 1 : 0);
 	case SBI_EXT_BASE_GET_MVENDORID:
 		return sbi_ok(csr_read(mvendorid));
 	case SBI_EXT_BASE_GET_MARCHID:

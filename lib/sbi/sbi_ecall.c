@@ -103,6 +103,14 @@ bool sbi_ext_available(unsigned long eid)
 	return i >= 0 && sbi_ext_live[i];
 }
 
+bool sbi_ext_probe(unsigned long eid)
+{
+	long i = sbi_ext_index(eid);
+	const struct sbi_extension *ext = i < 0 ? 0 : sbi_ext_live[i];
+
+	return ext && (!ext->hart_available || ext->hart_available());
+}
+
 struct sbiret sbi_ecall_handle(struct trap_frame *tf)
 {
 	unsigned long eid = tf->regs[REG_A7];

@@ -27,6 +27,19 @@ struct hart_scratch *hart_scratch_of(unsigned long hartid)
 	return &hart_scratch[hartid];
 }
 
+/*
+ * The one definition of where hart i's stack is: the top of block i of
+ * hart_stacks.  _start calls it (before any stack exists: address
+ * arithmetic only, no stack use) for the boot stack, which is also the
+ * stack of the HSM wait of a stopped hart; cold_boot() uses it for the
+ * frame of traps from S-mode at the top of the same block.  A hart's
+ * M-mode code never runs on another hart's block.
+ */
+unsigned long hart_stack_top(unsigned long hartid)
+{
+	return (unsigned long)hart_stacks[hartid] + TALLY_STACK_SIZE;
+}
+
 static bool misa_has(char ext)
 {
 	return (csr_read(misa) >> (ext - 'a')) & 1;
@@ -42,21 +55,9 @@ static unsigned long fw_region_size(void)
 	return size;
 }
 
-static void pmp_protect_firmware(void)
-{
-	unsigned long base = platform.mem.fw_base, size = platform.mem.fw_size;
-	unsigned long napot = (base | (size / 2 - 1)) >> PMP_SHIFT;
-
-	/* entry 0: the firmware, no access for S/U; entry 1: everything else */
-	if (!csr_write_guarded(pmpaddr0, napot))
-		return;		/* no PMP: nothing to program */
-	csr_write_guarded(pmpaddr1, ~0UL);
-	csr_write_guarded(pmpcfg0, ((unsigned long)(PMP_A_NAPOT | PMP_R | PMP_W | PMP_X) << 8) |
-				   PMP_A_NAPOT);
-}
-
 static void probe_counters(void)
 {
+	unsigned long present = 0;
 	bool ok;
 
 	for (unsigned int i = 3; i < 32; i++) {
@@ -70,22 +71,19 @@ static void probe_counters(void)
 #undef PROBE
 		}
 		if (ok)
-			hart_features.hpm_mask |= 1UL << i;
+			present |= 1UL << i;
 	}
-	hart_features.hpm_bits = hart_features.hpm_mask ? 64 : 0;
-	if (hart_features.hpm_mask & (1UL << 3)) {
-		/* width: write all-ones to a stopped counter, read back, restore */
-		unsigned long inhibit = csr_read_guarded(CSR_MCOUNTINHIBIT, &ok);
-		csr_write_guarded(CSR_MCOUNTINHIBIT, inhibit | (1UL << 3));
-		unsigned long saved = csr_read(CSR_MHPMCOUNTER3);
-		csr_write(CSR_MHPMCOUNTER3, ~0UL);
-		unsigned long ones = csr_read(CSR_MHPMCOUNTER3);
-		csr_write(CSR_MHPMCOUNTER3, saved);
-		csr_write_guarded(CSR_MCOUNTINHIBIT, inhibit);
-		hart_features.hpm_bits = 0;
-		while (ones & 1)
-			hart_features.hpm_bits++, ones >>= 1;
-	}
+	/*
+	 * A counter that does not trap may still be hardwired to zero: only
+	 * those that hold a written value are offered (write/read-back, with
+	 * the counter inhibited, which needs mcountinhibit; without it the
+	 * PMU extension is off anyway).
+	 */
+	hart_features.hpm_mask = 0;
+	hart_features.hpm_bits = 0;
+	if (present && hart_features.has_mcountinhibit)
+		hart_features.hpm_mask = sbi_pmu_probe_counters(present,
+								&hart_features.hpm_bits);
 }
 
 /*
@@ -182,7 +180,7 @@ void hart_init_local(void)
 		csr_set(mstatus, MSTATUS_FS_INITIAL);
 		csr_write(0x003, 0);	/* fcsr */
 	}
-	pmp_protect_firmware();
+	pmp_protect();
 	sbi_pmu_hart_init();
 	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
 	sbi_timer_hart_init();
@@ -251,6 +249,7 @@ static void wake_secondaries(unsigned long self)
 	unsigned long h;
 
 	__atomic_store_n(&cold_boot_done, 1, __ATOMIC_RELEASE);
+	__asm__ __volatile__("fence w, o" ::: "memory");	/* the flag, then msip */
 	for_each_hart_in(h, &platform.harts)
 		if (h != self)
 			platform.ops.ipi_send(h);
@@ -263,8 +262,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 
 	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++) {
 		hart_scratch[i].hartid = i;
-		hart_scratch[i].smode_frame = (unsigned long)hart_stacks[i] +
-					      TALLY_STACK_SIZE - TF_SIZE;
+		hart_scratch[i].smode_frame = hart_stack_top(i) - TF_SIZE;
 	}
 	fw_next_stage(a0, a1, a2, &next);
 	platform.mem.fw_base = (unsigned long)_fw_start;

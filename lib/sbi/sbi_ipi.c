@@ -7,9 +7,19 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 
+/*
+ * Ordering between the request word (normal memory) and the msip register
+ * (I/O).  RVWMO orders memory accesses among themselves only: .rl on the
+ * AMO orders what came before it, not the MMIO store after it, and the
+ * receiver's MMIO clear is not ordered before its AMO either.  Without the
+ * fences a hart could see msip before the request bit (and find nothing),
+ * or clear an msip raised for a request its exchange has already missed:
+ * an IPI, and a remote fence waiting on it, would be lost.
+ */
 void sbi_ipi_raise(unsigned long hartid, unsigned long what)
 {
 	__atomic_fetch_or(&hart_scratch[hartid].ipi_pending, what, __ATOMIC_RELEASE);
+	__asm__ __volatile__("fence rw, o" ::: "memory");	/* request, then msip */
 	platform.ops.ipi_send(hartid);
 }
 
@@ -20,6 +30,7 @@ void sbi_ipi_process(void)
 
 	/* clear first: a request set after the exchange below raises it again */
 	platform.ops.ipi_clear(me->hartid);
+	__asm__ __volatile__("fence o, rw" ::: "memory");	/* msip clear, then exchange */
 	pending = __atomic_exchange_n(&me->ipi_pending, 0, __ATOMIC_ACQUIRE);
 	if (pending & IPI_SMODE) {
 		fw_event(FW_EV_IPI_RECEIVED);

@@ -186,6 +186,9 @@ const struct pmu_map *sbi_pmu_map(void)
 	return pmu_ready ? &pmu_event_map : 0;
 }
 
+/* A hart's PMU set-up failure is told once, not at every HSM start. */
+static unsigned int pmu_failure_told[TALLY_MAX_HARTS];
+
 void sbi_pmu_hart_init(void)
 {
 	struct pmu_hart_config cfg = {
@@ -204,10 +207,22 @@ void sbi_pmu_hart_init(void)
 
 	if (!pmu_ready)
 		return;
-	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS) {
-		printf("Tally: hart %lu: PMU initialisation failed\n", this_hartid());
-		return;
-	}
+#ifdef TALLY_TEST_PMU_FAIL_HART
+	/* test builds only: this hart's counters read as hardwired zero */
+	if (this_hartid() == TALLY_TEST_PMU_FAIL_HART)
+		cfg.caps.hpm_bits = 0;
+#endif
+	/* on failure the hart's PMU is disabled: its calls answer NOT_SUPPORTED */
+	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS &&
+	    !__atomic_exchange_n(&pmu_failure_told[this_hartid()], 1, __ATOMIC_RELAXED))
+		printf("Tally: hart %lu: PMU initialisation failed: no PMU on this hart\n",
+		       this_hartid());
+}
+
+/* The programmable counters among present (no trap) that hold a value. */
+unsigned long sbi_pmu_probe_counters(unsigned long present, unsigned int *bits)
+{
+	return pmu_probe_counters(&csr_pmu_ops, 0, (uint32_t)present, bits);
 }
 
 void sbi_pmu_hart_stop(void)
@@ -233,6 +248,12 @@ static bool pmu_available(void)
 	return pmu_ready;
 }
 
+/* probe_extension asks per hart: a hart whose set-up failed has no PMU. */
+static bool pmu_hart_available(void)
+{
+	return pmu_hart_ready(&this_hart()->pmu);
+}
+
 static struct sbiret pmu_handle(unsigned long fid, const unsigned long *args,
 				struct trap_frame *tf)
 {
@@ -245,5 +266,6 @@ const struct sbi_extension sbi_ext_pmu = {
 	.eid_last = SBI_EXT_PMU,
 	.name = "PMU",
 	.available = pmu_available,
+	.hart_available = pmu_hart_available,
 	.handle = pmu_handle,
 };

@@ -121,12 +121,30 @@ static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 	}
 }
 
+/* Registers only M-mode may touch: every hart's PMP closes them to S/U. */
+static void mmode_device(const void *fdt, int node, int index)
+{
+	unsigned long base, size;
+
+	if (fdt_reg(fdt, node, index, &base, &size) || !size)
+		return;
+	if (platform.nr_mmode_devs == PLATFORM_MMODE_DEVS) {
+		printf("Tally: WARNING: M-mode device 0x%lx+0x%lx not protected "
+		       "(table full)\n", base, size);
+		return;
+	}
+	platform.mmode_dev[platform.nr_mmode_devs++] =
+		(struct memregion){ .base = base, .size = size };
+}
+
 static void ipi_timer_setup(const void *fdt)
 {
 	int node = fdt_find_compatible(fdt, clint_compat);
 	unsigned long base, base2;
 
+	platform.nr_mmode_devs = 0;
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
+		mmode_device(fdt, node, 0);
 		/* SiFive CLINT: msip at 0, mtimecmp at 0x4000, mtime at 0xbff8 */
 		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
 		for_each_hart_context(fdt, node, 7, base + 0x4000, 8, mtimer_add_hart);
@@ -135,6 +153,7 @@ static void ipi_timer_setup(const void *fdt)
 	}
 	node = fdt_find_compatible(fdt, mswi_compat);
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
+		mmode_device(fdt, node, 0);
 		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
 		platform.ipi_name = "aclint-mswi";
 	}
@@ -142,6 +161,8 @@ static void ipi_timer_setup(const void *fdt)
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL) &&
 	    !fdt_reg(fdt, node, 1, &base2, NULL)) {
 		/* reg[0] is mtime, reg[1] the mtimecmp array (QEMU's layout) */
+		mmode_device(fdt, node, 0);
+		mmode_device(fdt, node, 1);
 		mtimer_set_mtime(base);
 		for_each_hart_context(fdt, node, 7, base2, 8, mtimer_add_hart);
 		platform.timer_name = "aclint-mtimer";

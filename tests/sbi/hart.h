@@ -4,7 +4,7 @@
 #ifndef SBI_TEST_HART_H
 #define SBI_TEST_HART_H
 
-#define MAX_HARTS	8	/* hart ids the payload has stacks for */
+#define MAX_HARTS	32	/* hart ids the payload has stacks for */
 #define STACK_SHIFT	14	/* 16 KiB per hart */
 
 #ifndef __ASSEMBLER__
@@ -25,11 +25,11 @@ enum hart_cmd {
 	CMD_SUSPEND,		/* arg0 type, arg1 resume addr, arg2 opaque,
 				 * arg3 timer ticks to wake it */
 	CMD_ECALL,		/* arg0 = struct hart_ecall *: any SBI call */
-	CMD_CALL,		/* arg0 = hart_fn, run with arg1 on the hart */
+	CMD_CALL,		/* arg0 = hart_fn, run with arg1..arg3 on the hart */
 };
 
 /* CMD_CALL: a test function run on a secondary for the boot hart. */
-typedef struct sbiret (*hart_fn)(unsigned long arg);
+typedef struct sbiret (*hart_fn)(unsigned long a, unsigned long b, unsigned long c);
 
 /* CMD_ECALL: the call a secondary makes for the boot hart. */
 struct hart_ecall {

@@ -144,6 +144,13 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_sse();
 		finish();
 	}
+	/* "hostile": stacks, isolation, storm (run.sh's hostile runs) */
+	if (boot_arg(machine.bootargs, "hostile")) {
+		check(!fdt_err, "boot", "a1 points at a readable FDT",
+		      sfmt("fdt_parse returned %d", fdt_err));
+		test_hostile();
+		finish();
+	}
 	test_boot(hartid, fdt_err);
 	run_all();
 	finish();

@@ -5,7 +5,8 @@
 # without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
 # static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
-# the probe runs (bootargs "probe": test_probe.c, banner = probe_extension).
+# the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
+# then the hostile runs (bootargs "hostile", below).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -164,5 +165,45 @@ EOF
 for fw in "${images[@]}"; do
 	"$(dirname "$0")/check-hfence.sh" "${fw%.bin}.elf" || failures=$((failures + 1))
 done
+# Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
+# isolation on every hart, the SBI storm.  <name> <smp> <machine> <firmware>
+# <bootargs>; "aclint=on" splits the CLINT into ACLINT MSWI and MTIMER (whose
+# mtimecmp range takes a TOR pair of PMP entries).
+# The seed is printed; rerun one with the same bootargs to reproduce it.
+# -smp 32 uses every stack block (hart ids 0-31) but is slow on a shared
+# host, so the bulk of the 1,000,000+ calls runs on 4 harts.  "max4" is a
+# firmware built with TALLY_MAX_HARTS=4 and TALLY_TEST_PMU_FAIL_HART=1
+# (named by $HOSTILE_FW_MAX4; tests/run-all.sh builds it) on 8 QEMU harts.
+# HOSTILE_SEED=<n> replays a run.
+seed=${HOSTILE_SEED:-$(date +%s)}
+fw_max4=${HOSTILE_FW_MAX4:-}
+while read -r name smp machine image args; do
+	[[ $image == max4 ]] && image=$fw_max4
+	if [[ -z $image || ! -f $image ]]; then
+		echo "SKIP: $name: no firmware image for it"
+		continue
+	fi
+	log="$logdir/$name.log"
+	save=$limit
+	limit=600
+	qemu[2]=$machine qemu[4]=$smp
+	run "$log" "$image" "hostile seed=$seed $args"
+	limit=$save
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends "$name" "$log"
+	if [[ $name == hostile-max4 ]]; then
+		if grep -q "hart 4 ignored (TALLY_MAX_HARTS is 4)" "$log"; then
+			pass "$name: boot message for the harts beyond TALLY_MAX_HARTS"
+		else
+			fail "$name: no boot message for the harts beyond TALLY_MAX_HARTS"
+		fi
+	fi
+done <<EOF2
+hostile-smp4 4 virt $fw storm=200000
+hostile-smp32 32 virt $fw storm=300
+hostile-max4 8 virt max4 storm=50000 fwmaxharts=4 pmufail=1
+hostile-aclint 4 virt,aclint=on $fw storm=5000
+EOF2
+qemu[2]=virt qemu[4]=4
 
 [[ $failures -eq 0 ]]

@@ -84,6 +84,9 @@ static void run_command(struct hart *h)
 	case CMD_SUSPEND:
 		r = do_suspend(h);
 		break;
+	case CMD_CALL:
+		r = ((hart_fn)h->arg[0])(h->arg[1], h->arg[2], h->arg[3]);
+		break;
 	case CMD_ECALL: {
 		const struct hart_ecall *c = (const void *)h->arg[0];
 
@@ -91,9 +94,6 @@ static void run_command(struct hart *h)
 			      c->a[3], c->a[4], c->a[5]);
 		break;
 	}
-	case CMD_CALL:
-		r = ((hart_fn)h->arg[0])(h->arg[1]);
-		break;
 	}
 	h->ret_error = r.error;
 	h->ret_value = r.value;

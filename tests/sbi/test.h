@@ -96,6 +96,8 @@ void test_fwft(void);
 void test_susp(void);
 /* The PMU's firmware counters (bit i = counter i), from counter_get_info. */
 unsigned long pmu_fw_counter_mask(void);
+/* The hostile run (bootargs "hostile"): stacks, isolation, storm. */
+void test_hostile(void);
 /* The PMU run (bootargs "pmu"): every PMU check (test_pmu*.c). */
 void test_pmu(void);
 void __attribute__((noreturn)) srst_mode(const char *arg);

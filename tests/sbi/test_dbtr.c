@@ -567,9 +567,11 @@ static void check_batch(unsigned long type)
 }
 
 /* CMD_CALL on a secondary: a store to sec_watched; value = scause (0: none). */
-static struct sbiret sec_store(unsigned long arg)
+static struct sbiret sec_store(unsigned long a, unsigned long b, unsigned long c)
 {
-	(void)arg;
+	(void)a;
+	(void)b;
+	(void)c;
 	return (struct sbiret){ 0, do_store(&sec_watched).cause };
 }
 

@@ -67,8 +67,10 @@ static unsigned long provoke_misaligned(bool store, unsigned long *tval)
  * Both events are counted: QEMU 7.2 with one hart reports a misaligned
  * AMO as a misaligned load (cause 4), with several as a store (cause 6).
  */
-static struct sbiret misaligned_path(unsigned long store)
+static struct sbiret misaligned_path(unsigned long store, unsigned long b, unsigned long c)
 {
+	(void)b;
+	(void)c;
 	unsigned long mask = pmu_fw_counter_mask(), cause = 0, tval_ok = 0, n = 0;
 	unsigned long idx[2] = { -1UL, -1UL };
 	struct sbiret r = { 0, 0 };
@@ -98,7 +100,7 @@ static void check_path(unsigned long id, bool delegated, const char *when)
 	static const char *const kinds[] = { "load", "store" };
 
 	for (unsigned long store = 0; store < 2; store++) {
-		struct sbiret r = id == boot_hartid ? misaligned_path(store) :
+		struct sbiret r = id == boot_hartid ? misaligned_path(store, 0, 0) :
 			hart_do(id, CMD_CALL, (unsigned long)misaligned_path,
 				store, 0, 0, 1000);
 

@@ -265,9 +265,11 @@ static void check_vs_interrupt(void)
 
 /* On a secondary hart (CMD_CALL): its firmware set-up (at hart_start)
  * delegates a VS ecall too.  value: scause, error: 0 if SPV was set. */
-static struct sbiret secondary_vs_ecall(unsigned long unused)
+static struct sbiret secondary_vs_ecall(unsigned long a, unsigned long b, unsigned long c)
 {
-	(void)unused;
+	(void)a;
+	(void)b;
+	(void)c;
 	bool reached = guest_trap(guest_ecall, GUEST_A0, 0, true);
 
 	return (struct sbiret){ .error = reached && (run.hstatus & HSTATUS_SPV) ? 0 : -1,

@@ -91,7 +91,12 @@ void trap_handler(struct trap_frame *f)
 		h->trap_tval = csr_read(CSR_STVAL);
 		h->trap_epc = f->sepc;
 		h->trap_armed = false;
-		f->sepc += insn_len(f->sepc);
+		/* a provoked fetch fault (fetch_at) has no instruction to
+		 * step over: it goes back to its caller (ra) */
+		if (cause == EXC_INSN_ACCESS)
+			f->sepc = f->x[0];
+		else
+			f->sepc += insn_len(f->sepc);
 	} else {
 		unexpected_exception(f, cause);
 	}

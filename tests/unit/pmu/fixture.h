@@ -93,5 +93,6 @@ void test_event_info(void);
 void test_lifecycle(void);
 void test_map_builder(void);
 void test_linux_flow(void);
+void test_probe(void);
 
 #endif

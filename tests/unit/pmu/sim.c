@@ -42,6 +42,8 @@ static void sim_counter_write(void *ctx, unsigned int idx, uint64_t v)
 		s->illegal++;
 		return;
 	}
+	if (s->hardwired_zero & (1U << idx))
+		return;
 	s->ctr[idx] = v & width_mask(s, idx);
 }
 

@@ -36,6 +36,7 @@ struct sim_op {
 
 struct sim_hart {
 	uint32_t exists;		/* bit i: counter i (1 = time) */
+	uint32_t hardwired_zero;	/* bit i: counter i exists, reads 0, ignores writes */
 	unsigned int hpm_bits;
 	bool sscofpmf;
 	bool smcntrpmf;

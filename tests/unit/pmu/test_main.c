@@ -170,6 +170,7 @@ int main(int argc, char **argv)
 	test_shmem();
 	test_event_info();
 	test_lifecycle();
+	test_probe();
 	test_linux_flow();
 	printf("%s%d checks, %d failed (PMU_FW_COUNTERS=%d)\n", check_prefix,
 	       check_count, check_failures, PMU_FW_COUNTERS);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * PMP: what S/U-mode may not touch.  Every hart programs the same entries
+ * at boot and at every HSM start (hart_init_local):
+ *   - the firmware region (code, data, every hart's stack): no access;
+ *   - every M-mode device region the platform lists (ACLINT MSWI and
+ *     MTIMER, the SiFive CLINT): no access, so S-mode can neither raise
+ *     another hart's msip nor move its mtimecmp or mtime;
+ *   - then one entry opening everything else.
+ * The lowest-numbered matching entry wins, so the closed regions come first.
+ * A region whose base and size suit NAPOT takes one entry, any other takes
+ * two (TOR).  Entries without the L bit do not restrict M-mode itself.
+ */
+#include <tally/console.h>
+#include <tally/hart.h>
+#include <tally/init.h>
+#include <tally/platform.h>
+
+#define PMP_ENTRIES	16	/* the most a hart may have on RV64 with pmpcfg0/2 */
+#define PMP_A_TOR	0x08
+
+/* CSR numbers are instruction immediates: a switch over the 16 entries. */
+static bool pmpaddr_write(unsigned int n, unsigned long value)
+{
+	switch (n) {
+#define W(i) case i: return csr_write_guarded(0x3B0 + i, value);
+	W(0) W(1) W(2) W(3) W(4) W(5) W(6) W(7)
+	W(8) W(9) W(10) W(11) W(12) W(13) W(14) W(15)
+#undef W
+	}
+	return false;
+}
+
+static unsigned long pmp_warned;	/* say it once, not once per hart */
+
+struct pmp_plan {
+	unsigned long addr[PMP_ENTRIES];
+	unsigned char cfg[PMP_ENTRIES];
+	unsigned int used;
+};
+
+static bool is_napot(unsigned long base, unsigned long size)
+{
+	return size >= 8 && !(size & (size - 1)) && !(base & (size - 1));
+}
+
+/* Adds a no-access entry (or TOR pair) for [base, base + size). */
+static bool plan_closed(struct pmp_plan *p, unsigned long base, unsigned long size)
+{
+	if (!size || base + size < base)
+		return false;
+	if (is_napot(base, size)) {
+		if (p->used + 1 > PMP_ENTRIES - 1)
+			return false;
+		p->addr[p->used] = (base | (size / 2 - 1)) >> PMP_SHIFT;
+		p->cfg[p->used++] = PMP_A_NAPOT;
+		return true;
+	}
+	if (p->used + 2 > PMP_ENTRIES - 1 || (base | size) & 3)
+		return false;
+	p->addr[p->used] = base >> PMP_SHIFT;
+	p->cfg[p->used++] = 0;			/* OFF: only the TOR's bottom */
+	p->addr[p->used] = (base + size) >> PMP_SHIFT;
+	p->cfg[p->used++] = PMP_A_TOR;
+	return true;
+}
+
+static void plan_regions(struct pmp_plan *p)
+{
+	p->used = 0;
+	plan_closed(p, platform.mem.fw_base, platform.mem.fw_size);
+	for (unsigned int i = 0; i < platform.nr_mmode_devs; i++) {
+		const struct memregion *d = &platform.mmode_dev[i];
+
+		if (!plan_closed(p, d->base, d->size) &&
+		    !__atomic_exchange_n(&pmp_warned, 1UL, __ATOMIC_RELAXED))
+			printf("Tally: WARNING: no PMP entry left for M-mode device "
+			       "0x%lx+0x%lx: S-mode can reach it\n", d->base, d->size);
+	}
+	p->addr[p->used] = ~0UL;		/* everything else: S/U may use it */
+	p->cfg[p->used++] = PMP_A_NAPOT | PMP_R | PMP_W | PMP_X;
+}
+
+void pmp_protect(void)
+{
+	struct pmp_plan p;
+	unsigned long cfg0 = 0, cfg2 = 0;
+
+	if (!pmpaddr_write(0, 0))
+		return;		/* no PMP: nothing to program */
+	plan_regions(&p);
+	for (unsigned int i = 0; i < p.used; i++) {
+		if (!pmpaddr_write(i, p.addr[i]))
+			return;	/* fewer entries than planned: keep S-mode out */
+		if (i < 8)
+			cfg0 |= (unsigned long)p.cfg[i] << (8 * i);
+		else
+			cfg2 |= (unsigned long)p.cfg[i] << (8 * (i - 8));
+	}
+	if (p.used > 8)
+		csr_write_guarded(pmpcfg2, cfg2);
+	csr_write_guarded(pmpcfg0, cfg0);
+	sfence_vma_all();	/* no translation cached under the old PMP */
+}
