@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <tally/fdt_pmu.h>
+#include <tally/fdt_validate.h>
 #include <tally/pmu_map.h>
 
 static const char *prog = "tally-pmu-dtcheck";
@@ -210,8 +211,8 @@ int main(int argc, char **argv)
 	err = fdt_check_header(fdt);
 	if (!err && fdt_totalsize(fdt) > size)
 		err = -FDT_ERR_TRUNCATED;
-	if (!err)
-		err = fdt_check_full(fdt, size);
+	if (!err)	/* the firmware's own whole-tree check */
+		err = fdt_validate(fdt, size);
 	if (err)
 		die("%s: not a valid DTB (%s)", path, fdt_strerror(err));
 

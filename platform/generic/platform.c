@@ -8,6 +8,7 @@
 #include <tally/console.h>
 #include <tally/drivers.h>
 #include <tally/fdt_helpers.h>
+#include <tally/fdt_validate.h>
 #include <tally/platform.h>
 
 struct platform platform;
@@ -194,9 +195,20 @@ int platform_init(void *fdt)
 {
 	if (fdt_check_header(fdt))
 		return -1;	/* no devicetree, no console to say so */
+	/*
+	 * The whole tree is validated once, before the first walk.  A tree
+	 * that fails still boots when it can (docs/security.md): the lookups
+	 * below only read inside the blob, but nothing calls fdt_get_path(),
+	 * the riscv,pmu map is not read and the tree is not written.
+	 */
+	platform.fdt_err = fdt_validate(fdt, fdt_totalsize(fdt));
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
 	platform.reset_name = "none";
 	console_setup(fdt);
+	if (platform.fdt_err)
+		printf("Tally: devicetree structure invalid (%s): devices found by read-only lookups, "
+		       "riscv,pmu map and /reserved-memory fixup skipped\n",
+		       fdt_strerror(platform.fdt_err));
 	const char *name = fdt_getprop(fdt, 0, "model", NULL);
 	if (!name)
 		name = fdt_getprop(fdt, 0, "compatible", NULL);

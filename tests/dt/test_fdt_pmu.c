@@ -4,11 +4,12 @@
  * riscv,pmu parser (lib/fdt/fdt_pmu.c), built with PMU_MAP_DEBUG_COUNTERS
  * so that lookups report how many comparisons they make.
  *
- *   test_fdt_pmu [--big FILE.dtb] [FILE.dtb...]
+ *   test_fdt_pmu [--big FILE.dtb] [--refuse FDT_ERR_X FILE.dtb] [FILE.dtb...]
  *
  * Without arguments: builder tests on the API.  --big: a large generated
  * raw map that must load fully and answer every lookup like a reference
- * linear scan, with a bounded number of comparisons.  Other files: the
+ * linear scan, with a bounded number of comparisons.  --refuse: a malformed
+ * blob refused as a whole with that libfdt error.  Other files: the
  * parser's callback contract (every message well formed, the return value
  * equals the number of messages).
  * One line per check: "PASS: ..." / "FAIL: ..."; exit status 1 on failure.
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <tally/fdt_pmu.h>
+#include <tally/fdt_validate.h>
 #include <tally/pmu_map.h>
 
 static int failures;
@@ -323,6 +325,43 @@ static void test_file(const char *path)
 	free(fdt);
 }
 
+/*
+ * A blob the parser must refuse as a whole: one message naming the libfdt
+ * error want (e.g. FDT_ERR_BADSTRUCTURE), no node looked up, no row loaded.
+ * Built against Linux 6.1's libfdt under ASan, this is the regression test
+ * of issue 10 defect 3 (fdt_get_path() writing before node_path()'s buffer).
+ */
+static char last_msg[FDT_PMU_MSG_MAX];
+
+static void keep_msg(void *ctx, const char *msg)
+{
+	count_msg(ctx, msg);
+	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
+
+static void test_refused(const char *path, const char *want)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct fdt_pmu_stats st;
+	void *fdt = load(path);
+	int ret, err;
+
+	if (!fdt) {
+		check(false, "%s: unreadable", base);
+		return;
+	}
+	err = fdt_validate(fdt, fdt_totalsize(fdt));
+	msgs = 0;
+	last_msg[0] = '\0';
+	ret = fdt_pmu_parse_stats(fdt, &map, 0x7d, keep_msg, NULL, &st);
+	check(err < 0 && !strcmp(fdt_strerror(err), want) && ret == 1 && msgs == 1 &&
+	      strstr(last_msg, want) && st.fdt_invalid && st.node < 0 &&
+	      pmu_map_nr_ranges(&map) == 0 && map.frozen,
+	      "%s: refused by fdt_validate (%s) and by the parser in one message: %s",
+	      base, fdt_strerror(err), last_msg);
+	free(fdt);
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -381,6 +420,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);
+		else if (!strcmp(argv[i], "--refuse") && i + 2 < argc)
+			test_refused(argv[i + 2], argv[i + 1]), i += 2;
 		else
 			test_file(argv[i]);
 	}

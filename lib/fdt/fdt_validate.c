@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Whole-tree validation (see <tally/fdt_validate.h>).  Only libfdt's public
+ * reader calls are used, so this file builds for the firmware (Linux 6.1's
+ * libfdt) and for the host (the system's libfdt) alike.
+ */
+#include <stdbool.h>
+#include <libfdt.h>
+#include <tally/fdt_validate.h>
+
+/* Header, blocks inside totalsize, totalsize inside the buffer. */
+static int check_blob(const void *fdt, size_t bufsize)
+{
+	int err;
+
+	if (!fdt || bufsize < FDT_V1_SIZE)
+		return -FDT_ERR_TRUNCATED;
+	err = fdt_check_header(fdt);
+	if (err)
+		return err;
+	if (fdt_totalsize(fdt) > bufsize)
+		return -FDT_ERR_TRUNCATED;
+	/* the reservation map must end with its all-zero entry */
+	err = fdt_num_mem_rsv(fdt);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * One walk over the structure block's tokens.  depth counts the open
+ * nodes; root_done is set once the root's END_NODE is seen, after which
+ * only NOPs may precede FDT_END.
+ */
+static int check_structure(const void *fdt)
+{
+	int offset, next = 0, depth = 0, len;
+	bool root_done = false;
+	const char *name;
+
+	for (;;) {
+		uint32_t tag;
+
+		offset = next;
+		tag = fdt_next_tag(fdt, offset, &next);
+		if (next < 0)
+			return next;	/* truncated or unknown token */
+		if (tag == FDT_NOP)
+			continue;
+		if (root_done && tag != FDT_END)
+			return -FDT_ERR_BADSTRUCTURE;	/* after the root */
+
+		switch (tag) {
+		case FDT_BEGIN_NODE:
+			name = fdt_get_name(fdt, offset, &len);
+			if (!name)
+				return len;
+			if (depth == 0 && len != 0)
+				return -FDT_ERR_BADSTRUCTURE;	/* root has a name */
+			depth++;
+			break;
+		case FDT_END_NODE:
+			if (depth == 0)
+				return -FDT_ERR_BADSTRUCTURE;	/* nothing open */
+			if (--depth == 0)
+				root_done = true;
+			break;
+		case FDT_PROP:
+			if (depth == 0)
+				return -FDT_ERR_BADSTRUCTURE;	/* outside any node */
+			if (!fdt_getprop_by_offset(fdt, offset, &name, &len))
+				return len;
+			if (!name)
+				return -FDT_ERR_BADSTRUCTURE;
+			break;
+		case FDT_END:
+			return root_done ? 0 : -FDT_ERR_BADSTRUCTURE;
+		default:
+			return -FDT_ERR_BADSTRUCTURE;
+		}
+	}
+}
+
+int fdt_validate(const void *fdt, size_t bufsize)
+{
+	int err = check_blob(fdt, bufsize);
+
+	return err ? err : check_structure(fdt);
+}
