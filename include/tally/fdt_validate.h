@@ -15,12 +15,16 @@
 
 /*
  * 0 when the blob at fdt (bufsize bytes readable) is a complete, well-formed
- * tree: a valid header whose blocks fit in totalsize <= bufsize; a
- * terminated memory reservation map; a structure block holding exactly one
+ * tree: a valid header whose blocks fit in totalsize <= bufsize; the blob
+ * 8-byte aligned, the reservation map too and the structure block 4-byte
+ * aligned; a terminated memory reservation map; a structure block holding exactly one
  * root node (empty name) with properly nested nodes, every property inside a
  * node with a name in the strings block, and nothing but NOPs between the
  * root's END_NODE and FDT_END.  Otherwise a negative -FDT_ERR_* code
  * (fdt_strerror() names it), mostly -FDT_ERR_BADSTRUCTURE.
+ * -FDT_ERR_ALIGNMENT (and any header error) means the blob cannot be read
+ * at all, not even by libfdt's lookups; other errors leave the header and
+ * blocks sound, so bounded read-only lookups stay inside the blob.
  */
 int fdt_validate(const void *fdt, size_t bufsize);
 

@@ -65,8 +65,16 @@ struct matrix {
 
 /* ---- messages ----------------------------------------------------------- */
 
+/*
+ * Node and property names come from the blob and may hold any byte: a
+ * message goes to the boot console, so anything but printable ASCII is
+ * shown as '?' (found by tests/fuzz/fuzz_dt.c).
+ */
 static void send(struct parser *p, char *buf)
 {
+	for (char *c = buf; *c; c++)
+		if (*c < 0x20 || *c > 0x7E)
+			*c = '?';
 	p->st->warnings++;
 	if (p->warn)
 		p->warn(p->ctx, buf);

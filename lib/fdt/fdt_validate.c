@@ -5,6 +5,7 @@
  * libfdt) and for the host (the system's libfdt) alike.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <libfdt.h>
 #include <tally/fdt_validate.h>
 
@@ -13,13 +14,23 @@ static int check_blob(const void *fdt, size_t bufsize)
 {
 	int err;
 
-	if (!fdt || bufsize < FDT_V1_SIZE)
+	/* the whole header of its version must be readable before it is read */
+	if (!fdt || bufsize < FDT_V1_SIZE || bufsize < fdt_header_size(fdt))
 		return -FDT_ERR_TRUNCATED;
 	err = fdt_check_header(fdt);
 	if (err)
 		return err;
 	if (fdt_totalsize(fdt) > bufsize)
 		return -FDT_ERR_TRUNCATED;
+	/*
+	 * libfdt reads tokens and reservation entries with aligned loads: a
+	 * misaligned block would make M-mode take misaligned-access traps
+	 * on hardware that does not handle them (found by fuzz_dt under
+	 * UBSan).  The blob itself must be 8-byte aligned (boot protocol).
+	 */
+	if (((uintptr_t)fdt & 7) || (fdt_off_mem_rsvmap(fdt) & 7) ||
+	    (fdt_off_dt_struct(fdt) & (FDT_TAGSIZE - 1)))
+		return -FDT_ERR_ALIGNMENT;
 	/* the reservation map must end with its all-zero entry */
 	err = fdt_num_mem_rsv(fdt);
 	return err < 0 ? err : 0;

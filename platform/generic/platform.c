@@ -202,6 +202,8 @@ int platform_init(void *fdt)
 	 * the riscv,pmu map is not read and the tree is not written.
 	 */
 	platform.fdt_err = fdt_validate(fdt, fdt_totalsize(fdt));
+	if (platform.fdt_err == -FDT_ERR_ALIGNMENT)
+		return -1;	/* not even a lookup is safe */
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
 	platform.reset_name = "none";
 	console_setup(fdt);

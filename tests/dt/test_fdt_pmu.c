@@ -362,6 +362,75 @@ static void test_refused(const char *path, const char *want)
 	free(fdt);
 }
 
+/*
+ * Blobs the fuzz targets (tests/fuzz) turned up; each check failed before
+ * its fix.
+ */
+static bool printable(const char *msg)
+{
+	for (; *msg; msg++)
+		if (*msg < 0x20 || *msg > 0x7E)
+			return false;
+	return true;
+}
+
+static unsigned int unprintable_msgs;
+
+static void check_printable(void *ctx, const char *msg)
+{
+	count_msg(ctx, msg);
+	unprintable_msgs += !printable(msg);
+}
+
+static void test_fuzz_findings(void)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	char *copy;
+	size_t size;
+	int err, ret;
+
+	/* 1. a property name with an escape sequence reached the console */
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_begin_node(buf, "pmu") ?:
+	      fdt_property_string(buf, "compatible", "riscv,pmu") ?:
+	      fdt_property_u32(buf, "x\033[2J\r\n\x7f", 1) ?:
+	      fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	msgs = unprintable_msgs = 0;
+	ret = err ? -1 : fdt_pmu_parse(buf, &map, 0x7d, check_printable, NULL);
+	check(ret == 1 && msgs == 1 && unprintable_msgs == 0,
+	      "fuzz finding: a property name with control bytes is printed as '?' (%d message%s, %u unprintable)",
+	      ret, ret == 1 ? "" : "s", unprintable_msgs);
+
+	/* 2. a structure block at an odd offset: libfdt's tag loads misalign */
+	size = fdt_totalsize(buf);
+	copy = aligned_alloc(8, (size + 2 + 7) & ~(size_t)7);
+	if (copy) {
+		unsigned int st = fdt_off_dt_struct(buf);
+
+		memcpy(copy, buf, st);
+		memcpy(copy + st + 2, buf + st, size - st);
+		fdt_set_off_dt_struct(copy, st + 2);
+		fdt_set_off_dt_strings(copy, fdt_off_dt_strings(buf) + 2);
+		fdt_set_totalsize(copy, (uint32_t)size + 2);
+		err = fdt_validate(copy, size + 2);
+		check(err == -FDT_ERR_ALIGNMENT,
+		      "fuzz finding: a structure block at offset 4n+2 is refused before any walk (%s)",
+		      fdt_strerror(err));
+		free(copy);
+	}
+
+	/* 3. a v17 header cut at 30 bytes: the check read past the buffer */
+	copy = malloc(30);	/* exactly: ASan builds see a read past it */
+	if (copy) {
+		memcpy(copy, buf, 30);
+		err = fdt_validate(copy, 30);
+		check(err == -FDT_ERR_TRUNCATED,
+		      "fuzz finding: a 30-byte buffer holding a v17 header is refused unread (%s)",
+		      fdt_strerror(err));
+		free(copy);
+	}
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -417,6 +486,7 @@ int main(int argc, char **argv)
 	test_raw_random(3, "descending");
 	test_raw_random(PMU_MAP_MAX_RAW_MASKS, "ascending");
 	test_no_fdt();
+	test_fuzz_findings();
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);
