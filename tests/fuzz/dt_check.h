@@ -93,9 +93,14 @@ static void dt_check_blob(const void *fdt, size_t size, uint32_t hart_counters,
 	int err, sys, ret;
 
 	err = fdt_validate(fdt, size);
-	sys = sys_fdt_check_full(fdt, size);
-	/* Tally's check is at least as strict as libfdt's own */
-	DT_CHECK(err || !sys, "fdt_validate accepts a tree fdt_check_full refuses", sys);
+	/*
+	 * Tally's check is at least as strict as libfdt's own.  The oracle
+	 * only sees trees Tally accepts: Debian's libfdt 1.6.1 fdt_check_full()
+	 * itself dereferences NULL on some malformed blobs (found by this
+	 * target; corpus file oracle-crash-*), which is not ours to fix.
+	 */
+	sys = err ? 0 : sys_fdt_check_full(fdt, size);
+	DT_CHECK(!sys, "fdt_validate accepts a tree fdt_check_full refuses", sys);
 	DT_CHECK(!must_be_valid || !err, "fdt_validate refuses a tree libfdt wrote", err);
 	DT_CHECK(err <= 0, "fdt_validate returned a positive value", err);
 
