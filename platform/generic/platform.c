@@ -22,8 +22,8 @@ static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL 
 
 static int stdout_node(const void *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen"), len;
-	const char *path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
+	int chosen = fdt_path_offset(fdt, "/chosen");
+	const char *path = chosen >= 0 ? fdt_string_prop(fdt, chosen, "stdout-path") : NULL;
 	char name[64];
 	int i;
 
@@ -70,7 +70,7 @@ static void harts_setup(const void *fdt)
 	hartmask_clear(&platform.harts);
 	platform.timebase_hz = fdt_u32(fdt, cpus, "timebase-frequency", 0);
 	fdt_for_each_subnode(cpu, fdt, cpus) {
-		const char *type = fdt_getprop(fdt, cpu, "device_type", NULL);
+		const char *type = fdt_string_prop(fdt, cpu, "device_type");
 
 		if (!type || strcmp(type, "cpu") || !fdt_node_enabled(fdt, cpu) ||
 		    fdt_reg(fdt, cpu, 0, &hartid, NULL))
@@ -90,7 +90,7 @@ static void memory_setup(const void *fdt)
 	int node;
 
 	fdt_for_each_subnode(node, fdt, 0) {
-		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		const char *type = fdt_string_prop(fdt, node, "device_type");
 		unsigned long base, size;
 
 		if (!type || strcmp(type, "memory") || !fdt_node_enabled(fdt, node))
@@ -211,9 +211,9 @@ int platform_init(void *fdt)
 		printf("Tally: devicetree structure invalid (%s): devices found by read-only lookups, "
 		       "riscv,pmu map and /reserved-memory fixup skipped\n",
 		       fdt_strerror(platform.fdt_err));
-	const char *name = fdt_getprop(fdt, 0, "model", NULL);
+	const char *name = fdt_string_prop(fdt, 0, "model");
 	if (!name)
-		name = fdt_getprop(fdt, 0, "compatible", NULL);
+		name = fdt_string_prop(fdt, 0, "compatible");
 	snprintf(model, sizeof(model), "%s", name ? name : "generic");
 	platform.name = model;
 	harts_setup(fdt);

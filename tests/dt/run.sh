@@ -47,7 +47,7 @@ dtcheck="$tools/tally-pmu-dtcheck"
 cflags=(-std=gnu11 -g -Wall -Wextra -Werror -I"$root/include")
 # shellcheck disable=SC2054
 san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
-lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/fdt/fdt_validate.c" "$root/lib/pmu/pmu_map.c")
+lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/fdt/fdt_validate.c" "$root/lib/fdt/fdt_helpers.c" "$root/lib/pmu/pmu_map.c")
 if $cc "${cflags[@]}" -O2 -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
 	-lfdt -o "$work/test_fdt_pmu" 2>>"$work/build.log" &&
    $cc "${cflags[@]}" "${san[@]}" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \

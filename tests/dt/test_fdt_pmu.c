@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <tally/fdt_helpers.h>
 #include <tally/fdt_pmu.h>
 #include <tally/fdt_validate.h>
 #include <tally/pmu_map.h>
@@ -431,6 +432,46 @@ static void test_fuzz_findings(void)
 	}
 }
 
+/*
+ * 4. A tree that fails fdt_validate() but whose header is sound: the root
+ * has compatible = "riscv,clint0" and status = "okay" with no NUL, the
+ * last 4 bytes of the blob (strings block first, structure block last, no
+ * END_NODE).  The firmware's boot lookups still run on such a tree; the
+ * status read ran past the blob with strcmp (crafted by hand for the lookups
+ * fuzz_dt runs; corpus file
+ * status-unterminated-at-blob-end).
+ */
+static const uint8_t unterminated_status[128] __attribute__((aligned(8))) = {
+		0xd0, 0x0d, 0xfe, 0xed, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x4c,
+		0x00, 0x00, 0x00, 0x38, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x11,
+		0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x12,
+		0x00, 0x00, 0x00, 0x34, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x63, 0x6f, 0x6d, 0x70,
+		0x61, 0x74, 0x69, 0x62, 0x6c, 0x65, 0x00, 0x73, 0x74, 0x61, 0x74, 0x75,
+		0x73, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x0d, 0x00, 0x00, 0x00, 0x00,
+		0x72, 0x69, 0x73, 0x63, 0x76, 0x2c, 0x63, 0x6c, 0x69, 0x6e, 0x74, 0x30,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04,
+		0x00, 0x00, 0x00, 0x0b, 0x6f, 0x6b, 0x61, 0x79
+};
+
+static void test_unterminated_status(void)
+{
+	static const char *const compat[] = { "riscv,clint0", NULL };
+	uint8_t *blob = malloc(sizeof(unterminated_status));	/* exact size */
+	int err, node;
+
+	if (!blob)
+		return;
+	memcpy(blob, unterminated_status, sizeof(unterminated_status));
+	err = fdt_validate(blob, sizeof(unterminated_status));
+	node = fdt_find_compatible(blob, compat);
+	check(err < 0 && node == -FDT_ERR_NOTFOUND && !fdt_string_prop(blob, 0, "status"),
+	      "fuzz finding: an unterminated status at the blob's end reads as disabled, nothing past the blob (%s)",
+	      fdt_strerror(err));
+	free(blob);
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -487,6 +528,7 @@ int main(int argc, char **argv)
 	test_raw_random(PMU_MAP_MAX_RAW_MASKS, "ascending");
 	test_no_fdt();
 	test_fuzz_findings();
+	test_unterminated_status();
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);

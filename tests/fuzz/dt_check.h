@@ -65,6 +65,7 @@ static void dt_platform_lookups(const void *fdt)
 		(void)fdt_u32(fdt, cpus, "timebase-frequency", 0);
 		fdt_for_each_subnode(node, fdt, cpus) {
 			(void)fdt_node_enabled(fdt, node);
+			(void)fdt_string_prop(fdt, node, "device_type");
 			(void)fdt_reg(fdt, node, 0, &base, NULL);
 		}
 	}
