@@ -4,6 +4,7 @@
 #        make run                                  boot Linux under QEMU (demonstration)
 #        make check                                every test (host, SBI payload, Linux)
 #        make bench                                cost per SBI call, size, boot
+#        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
@@ -63,7 +64,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run check check-unit check-sbi check-linux bench clean distclean
+.PHONY: all firmware tools run check check-unit check-sbi check-linux bench fuzz clean distclean
 all firmware: $(IMAGES)
 
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
@@ -137,6 +138,12 @@ check-linux: all
 
 bench: all
 	@bench/run.sh $(O)
+
+# The libFuzzer targets of tests/fuzz, longer than check-unit's 30 s each:
+# make fuzz [FUZZ_TIME=seconds per target] [FUZZ_SEED=n]
+FUZZ_TIME	?= 600
+fuzz:
+	@FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh $(O)
 
 clean:
 	rm -rf $(PLAT_DIR) $(O)/tests $(O)/host

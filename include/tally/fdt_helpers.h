@@ -10,6 +10,12 @@
 int fdt_reg(const void *fdt, int node, int index, unsigned long *addr, unsigned long *size);
 /* A u32 property, or 'fallback' when absent or malformed. */
 uint32_t fdt_u32(const void *fdt, int node, const char *prop, uint32_t fallback);
+/*
+ * A string property, or NULL when absent or not NUL-terminated within its
+ * length (on a tree that failed fdt_validate() a string read could run past
+ * the blob otherwise; tests/fuzz/fuzz_dt.c replays the case).
+ */
+const char *fdt_string_prop(const void *fdt, int node, const char *prop);
 /* True when status is absent, "okay" or "ok". */
 bool fdt_node_enabled(const void *fdt, int node);
 /* Hart ID of the CPU whose interrupt controller has this phandle, or -1. */

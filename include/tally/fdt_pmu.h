@@ -12,7 +12,8 @@
  * binding"):
  *  - the first enabled node compatible with "riscv,pmu" is used, wherever
  *    it sits (/pmu on QEMU, /soc/pmu elsewhere); further ones are reported;
- *  - no such node (or no valid devicetree): the map holds no rows and only
+ *  - no such node (or no valid devicetree: a bad header, or a structure
+ *    fdt_validate() refuses): the map holds no rows and only
  *    cycles (0x1, counter 0) and instructions (0x2, counter 2) are
  *    countable;
  *  - riscv,event-to-mhpmevent without riscv,event-to-mhpmcounters is

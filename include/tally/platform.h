@@ -42,6 +42,7 @@ struct platform {
 	const char *ipi_name;
 	const char *timer_name;
 	const char *reset_name;
+	int fdt_err;			/* 0, or what fdt_validate() refused */
 };
 
 extern struct platform platform;

@@ -36,12 +36,21 @@ uint32_t fdt_u32(const void *fdt, int node, const char *prop, uint32_t fallback)
 	return p && len == 4 ? fdt32_to_cpu(*p) : fallback;
 }
 
-bool fdt_node_enabled(const void *fdt, int node)
+const char *fdt_string_prop(const void *fdt, int node, const char *prop)
 {
 	int len;
-	const char *s = fdt_getprop(fdt, node, "status", &len);
+	const char *s = fdt_getprop(fdt, node, prop, &len);
 
-	return !s || !strcmp(s, "okay") || !strcmp(s, "ok");
+	return s && len > 0 && memchr(s, '\0', (size_t)len) ? s : NULL;
+}
+
+bool fdt_node_enabled(const void *fdt, int node)
+{
+	const char *s = fdt_string_prop(fdt, node, "status");
+
+	if (!s)		/* absent, or not a terminated string: then disabled */
+		return !fdt_getprop(fdt, node, "status", NULL);
+	return !strcmp(s, "okay") || !strcmp(s, "ok");
 }
 
 long fdt_hartid_of_intc(const void *fdt, uint32_t phandle)

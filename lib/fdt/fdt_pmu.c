@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <libfdt.h>
 #include <tally/fdt_pmu.h>
+#include <tally/fdt_validate.h>
 #include <tally/sbi_pmu_spec.h>
 #if __STDC_HOSTED__
 #include <stdio.h>		/* vsnprintf */
@@ -64,8 +65,16 @@ struct matrix {
 
 /* ---- messages ----------------------------------------------------------- */
 
+/*
+ * Node and property names come from the blob and may hold any byte: a
+ * message goes to the boot console, so anything but printable ASCII is
+ * shown as '?' (found by tests/fuzz/fuzz_dt.c).
+ */
 static void send(struct parser *p, char *buf)
 {
+	for (char *c = buf; *c; c++)
+		if (*c < 0x20 || *c > 0x7E)
+			*c = '?';
 	p->st->warnings++;
 	if (p->warn)
 		p->warn(p->ctx, buf);
@@ -550,11 +559,22 @@ static bool node_enabled(const void *fdt, int node)
 	       (len == 3 && !memcmp(s, "ok", 3));
 }
 
+/*
+ * The node's path for a message, or its bare name when the path does not
+ * fit.  Only ever called on a tree fdt_validate() accepted: on a malformed
+ * structure fdt_get_path() can write outside buf (issue 10, defect 3), so
+ * the parser refuses such a tree before looking for nodes.  The result is
+ * still never trusted further than its return value says.
+ */
 static const char *node_path(const void *fdt, int node, char *buf, int size)
 {
-	if (fdt_get_path(fdt, node, buf, size) < 0)
-		return "riscv,pmu node";
-	return buf;
+	const char *name;
+
+	if (size > 0 && fdt_get_path(fdt, node, buf, size) == 0 &&
+	    memchr(buf, '\0', (size_t)size))
+		return buf;
+	name = fdt_get_name(fdt, node, NULL);
+	return name ? name : "riscv,pmu node";
 }
 
 /* The first enabled riscv,pmu node; later enabled ones are reported. */
@@ -664,6 +684,11 @@ int fdt_pmu_parse_stats(const void *fdt, struct pmu_map *map,
 	if (err) {
 		p.st->fdt_invalid = true;
 		say(&p, "no valid devicetree (%s): only cycles and instructions can be counted",
+		    fdt_strerror(err));
+	} else if ((err = fdt_validate(fdt, fdt_totalsize(fdt))) != 0) {
+		/* nothing is looked up in a tree whose nesting is broken */
+		p.st->fdt_invalid = true;
+		say(&p, "devicetree structure invalid (%s): riscv,pmu node not read, only cycles and instructions can be counted",
 		    fdt_strerror(err));
 	} else {
 		if (!fdt_node_check_compatible(fdt, 0, "riscv-virtio")) {

@@ -276,8 +276,9 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		halt();
 	}
 	probe_features();
-	fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
-				  platform.mem.fw_size);
+	if (!platform.fdt_err)	/* never write into a tree that failed validation */
+		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
+					  platform.mem.fw_size);
 	sbi_pmu_cold_init((void *)next.fdt);
 	sbi_ecall_init();		/* after everything available() looks at */
 	print_banner(&next);

@@ -8,6 +8,7 @@
 #include <tally/console.h>
 #include <tally/drivers.h>
 #include <tally/fdt_helpers.h>
+#include <tally/fdt_validate.h>
 #include <tally/platform.h>
 
 struct platform platform;
@@ -21,8 +22,8 @@ static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL 
 
 static int stdout_node(const void *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen"), len;
-	const char *path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
+	int chosen = fdt_path_offset(fdt, "/chosen");
+	const char *path = chosen >= 0 ? fdt_string_prop(fdt, chosen, "stdout-path") : NULL;
 	char name[64];
 	int i;
 
@@ -69,7 +70,7 @@ static void harts_setup(const void *fdt)
 	hartmask_clear(&platform.harts);
 	platform.timebase_hz = fdt_u32(fdt, cpus, "timebase-frequency", 0);
 	fdt_for_each_subnode(cpu, fdt, cpus) {
-		const char *type = fdt_getprop(fdt, cpu, "device_type", NULL);
+		const char *type = fdt_string_prop(fdt, cpu, "device_type");
 
 		if (!type || strcmp(type, "cpu") || !fdt_node_enabled(fdt, cpu) ||
 		    fdt_reg(fdt, cpu, 0, &hartid, NULL))
@@ -89,7 +90,7 @@ static void memory_setup(const void *fdt)
 	int node;
 
 	fdt_for_each_subnode(node, fdt, 0) {
-		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+		const char *type = fdt_string_prop(fdt, node, "device_type");
 		unsigned long base, size;
 
 		if (!type || strcmp(type, "memory") || !fdt_node_enabled(fdt, node))
@@ -215,12 +216,25 @@ int platform_init(void *fdt)
 {
 	if (fdt_check_header(fdt))
 		return -1;	/* no devicetree, no console to say so */
+	/*
+	 * The whole tree is validated once, before the first walk.  A tree
+	 * that fails still boots when it can (docs/security.md): the lookups
+	 * below only read inside the blob, but nothing calls fdt_get_path(),
+	 * the riscv,pmu map is not read and the tree is not written.
+	 */
+	platform.fdt_err = fdt_validate(fdt, fdt_totalsize(fdt));
+	if (platform.fdt_err == -FDT_ERR_ALIGNMENT)
+		return -1;	/* not even a lookup is safe */
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
 	platform.reset_name = "none";
 	console_setup(fdt);
-	const char *name = fdt_getprop(fdt, 0, "model", NULL);
+	if (platform.fdt_err)
+		printf("Tally: devicetree structure invalid (%s): devices found by read-only lookups, "
+		       "riscv,pmu map and /reserved-memory fixup skipped\n",
+		       fdt_strerror(platform.fdt_err));
+	const char *name = fdt_string_prop(fdt, 0, "model");
 	if (!name)
-		name = fdt_getprop(fdt, 0, "compatible", NULL);
+		name = fdt_string_prop(fdt, 0, "compatible");
 	snprintf(model, sizeof(model), "%s", name ? name : "generic");
 	platform.name = model;
 	harts_setup(fdt);

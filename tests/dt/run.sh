@@ -47,7 +47,7 @@ dtcheck="$tools/tally-pmu-dtcheck"
 cflags=(-std=gnu11 -g -Wall -Wextra -Werror -I"$root/include")
 # shellcheck disable=SC2054
 san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
-lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/pmu/pmu_map.c")
+lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/fdt/fdt_validate.c" "$root/lib/fdt/fdt_helpers.c" "$root/lib/pmu/pmu_map.c")
 if $cc "${cflags[@]}" -O2 -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
 	-lfdt -o "$work/test_fdt_pmu" 2>>"$work/build.log" &&
    $cc "${cflags[@]}" "${san[@]}" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
@@ -57,6 +57,30 @@ if $cc "${cflags[@]}" -O2 -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib
 	pass "build the host test program and ASan/UBSan builds"
 else
 	fail "build the host test program and ASan/UBSan builds"
+	sed 's/^/    /' "$work/build.log"
+	exit 1
+fi
+
+# The tests above link the system's libfdt, which is not instrumented: a bad
+# write inside libfdt goes unseen.  The firmware's own libfdt (Linux 6.1's,
+# extracted by the top Makefile) built with ASan catches it: this build runs
+# the malformed blobs below (nodes after the root's END_NODE).
+libfdt61="$out/libfdt"
+build_libfdt61() {
+	mkdir -p "$work/libfdt61"
+	for f in fdt fdt_ro fdt_wip fdt_sw fdt_rw fdt_strerror fdt_addresses; do
+		$cc -g -O1 "${san[@]}" -w -I"$libfdt61" -c "$libfdt61/$f.c" \
+			-o "$work/libfdt61/$f.o" || return 1
+	done
+}
+if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&
+   build_libfdt61 2>>"$work/build.log" &&
+   $cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" \
+	"${lib[@]}" "$work"/libfdt61/*.o -o "$work/test_fdt_pmu-san61" 2>>"$work/build.log" &&
+   $cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$work/dtb-after-root" 2>>"$work/build.log"; then
+	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root"
+else
+	fail "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root"
 	sed 's/^/    /' "$work/build.log"
 	exit 1
 fi
@@ -122,9 +146,45 @@ compare() {
 	fi
 }
 
+# check_after_root NAME SRC: a .dts with "// after-root: NODE" gets NODE
+# appended after the root's END_NODE; dtcheck must refuse the blob with the
+# error "// refuse:" names, and the parser, run by test_fdt_pmu against
+# Linux 6.1's libfdt under ASan, must refuse it with one message and no row.
+check_after_root() {
+	local name=$1 src=$2 o="$work/out/$1" node want log status
+	node=$(sed -n 's|^// after-root: ||p' "$src")
+	want=$(sed -n 's|^// refuse: ||p' "$src")
+	mkdir -p "$work/bad"
+	if ! dtc -q -I dts -O dtb -o "$work/bad/$name.ok.dtb" "$src" 2>"$o.dtc" ||
+	   ! "$work/dtb-after-root" "$work/bad/$name.ok.dtb" "$work/bad/$name.dtb" "$node" riscv,pmu 2>>"$o.dtc"; then
+		fail "$name: could not build the blob: $(head -3 "$o.dtc")"
+		return
+	fi
+	"$dtcheck" "$work/bad/$name.dtb" >"$o.out" 2>"$o.err"
+	status=$?
+	if [[ $status -eq 2 ]] && grep -q "not a valid DTB ($want)" "$o.err"; then
+		pass "$name: dtcheck refuses it, exit 2 ($(head -1 "$o.err"))"
+	else
+		fail "$name: dtcheck exit $status, stderr: $(head -1 "$o.err")"
+	fi
+	log="$o.san61"
+	"$work/test_fdt_pmu-san61" --refuse "$want" "$work/bad/$name.dtb" >"$log" 2>&1
+	status=$?
+	if [[ $status -eq 0 ]] && ! grep -q '^FAIL' "$log" && ! grep -q 'ERROR: AddressSanitizer' "$log"; then
+		grep '^PASS: dt: .*refused by fdt_validate' "$log"
+	else
+		fail "$name: parser under ASan with Linux 6.1's libfdt (status $status):"
+		grep -E '^FAIL|ERROR: AddressSanitizer|^    #[0-9] ' "$log" | head -8 | sed 's/^/    /'
+	fi
+}
+
 # check_dts NAME SRC: compiles a .dts carrying its expectations and compares.
 check_dts() {
 	local name=$1 src=$2 dtb="$work/dtb/$1.dtb" o="$work/out/$1"
+	if grep -q '^// after-root: ' "$src"; then
+		check_after_root "$name" "$src"
+		return
+	fi
 	if ! dtc -q -I dts -O dtb -o "$dtb" "$src" 2>"$o.dtc"; then
 		fail "$name: dtc failed: $(head -3 "$o.dtc")"
 		return
@@ -273,6 +333,44 @@ else
 		fi
 	else
 		fail "fdtput could not add the raw map: $(head -1 "$o.err")"
+	fi
+fi
+
+# ---- the firmware on a malformed tree (issue 10, defect 3) ---------------------------
+# QEMU virt's tree with two more top-level riscv,pmu nodes and one after the
+# root's END_NODE.  Before the fix: "pmu: /soc/clint@2000000/001000/e3/...:
+# another riscv,pmu node", a path built from stack garbage.  Now: one clear
+# message naming the failure, the event map from defaults, the payload runs.
+if [[ -f $fw && -f $payload ]]; then
+	o="$work/out/firmware-after-root"
+	bad_dtb="$work/bad/virt-after-root.dtb"
+	mkdir -p "$work/bad"
+	qemu-system-riscv64 -M "virt,dumpdtb=$work/bad/virt.dtb" -cpu rv64,pmu-num=16 -smp 2 -m 256M \
+		-nographic >/dev/null 2>&1 </dev/null
+	if fdtput -c "$work/bad/virt.dtb" /pmu-extra1 /pmu-extra2 2>"$o.err" &&
+	   fdtput -t s "$work/bad/virt.dtb" /pmu-extra1 compatible riscv,pmu 2>>"$o.err" &&
+	   fdtput -t s "$work/bad/virt.dtb" /pmu-extra2 compatible riscv,pmu 2>>"$o.err" &&
+	   "$work/dtb-after-root" "$work/bad/virt.dtb" "$bad_dtb" pmu-after-root riscv,pmu 2>>"$o.err"; then
+		timeout 30 qemu-system-riscv64 -M virt -cpu rv64,pmu-num=16 -smp 2 -m 256M -nographic \
+			-no-reboot -monitor none -bios "$fw" -dtb "$bad_dtb" -kernel "$payload" \
+			</dev/null >"$o.log" 2>&1
+		problems=()
+		grep -q "^Tally: devicetree structure invalid (FDT_ERR_BADSTRUCTURE)" "$o.log" ||
+			problems+=("no boot message naming FDT_ERR_BADSTRUCTURE")
+		grep -q "^Tally: pmu: devicetree structure invalid (FDT_ERR_BADSTRUCTURE)" "$o.log" ||
+			problems+=("no pmu message naming FDT_ERR_BADSTRUCTURE")
+		grep -q "another riscv,pmu node" "$o.log" &&
+			problems+=("a riscv,pmu node was still looked up: $(grep -m1 'another riscv,pmu' "$o.log")")
+		LC_ALL=C grep -q '[^[:print:][:space:]]' "$o.log" && problems+=("non-printable bytes in the log")
+		grep -q "hello from S-mode" "$o.log" || problems+=("the payload did not run")
+		if [[ ${#problems[@]} -eq 0 ]]; then
+			pass "firmware on QEMU virt + 2 riscv,pmu nodes + 1 after the root: boots, message names FDT_ERR_BADSTRUCTURE"
+		else
+			fail "firmware on a tree with a node after the root (log $o.log):"
+			printf '%s\n' "${problems[@]}" | sed 's/^/    /'
+		fi
+	else
+		fail "could not build the malformed QEMU virt tree: $(head -1 "$o.err")"
 	fi
 fi
 

@@ -4,11 +4,12 @@
  * riscv,pmu parser (lib/fdt/fdt_pmu.c), built with PMU_MAP_DEBUG_COUNTERS
  * so that lookups report how many comparisons they make.
  *
- *   test_fdt_pmu [--big FILE.dtb] [FILE.dtb...]
+ *   test_fdt_pmu [--big FILE.dtb] [--refuse FDT_ERR_X FILE.dtb] [FILE.dtb...]
  *
  * Without arguments: builder tests on the API.  --big: a large generated
  * raw map that must load fully and answer every lookup like a reference
- * linear scan, with a bounded number of comparisons.  Other files: the
+ * linear scan, with a bounded number of comparisons.  --refuse: a malformed
+ * blob refused as a whole with that libfdt error.  Other files: the
  * parser's callback contract (every message well formed, the return value
  * equals the number of messages).
  * One line per check: "PASS: ..." / "FAIL: ..."; exit status 1 on failure.
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <tally/fdt_helpers.h>
 #include <tally/fdt_pmu.h>
+#include <tally/fdt_validate.h>
 #include <tally/pmu_map.h>
 
 static int failures;
@@ -323,6 +326,152 @@ static void test_file(const char *path)
 	free(fdt);
 }
 
+/*
+ * A blob the parser must refuse as a whole: one message naming the libfdt
+ * error want (e.g. FDT_ERR_BADSTRUCTURE), no node looked up, no row loaded.
+ * Built against Linux 6.1's libfdt under ASan, this is the regression test
+ * of issue 10 defect 3 (fdt_get_path() writing before node_path()'s buffer).
+ */
+static char last_msg[FDT_PMU_MSG_MAX];
+
+static void keep_msg(void *ctx, const char *msg)
+{
+	count_msg(ctx, msg);
+	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+}
+
+static void test_refused(const char *path, const char *want)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	struct fdt_pmu_stats st;
+	void *fdt = load(path);
+	int ret, err;
+
+	if (!fdt) {
+		check(false, "%s: unreadable", base);
+		return;
+	}
+	err = fdt_validate(fdt, fdt_totalsize(fdt));
+	msgs = 0;
+	last_msg[0] = '\0';
+	ret = fdt_pmu_parse_stats(fdt, &map, 0x7d, keep_msg, NULL, &st);
+	check(err < 0 && !strcmp(fdt_strerror(err), want) && ret == 1 && msgs == 1 &&
+	      strstr(last_msg, want) && st.fdt_invalid && st.node < 0 &&
+	      pmu_map_nr_ranges(&map) == 0 && map.frozen,
+	      "%s: refused by fdt_validate (%s) and by the parser in one message: %s",
+	      base, fdt_strerror(err), last_msg);
+	free(fdt);
+}
+
+/*
+ * Blobs the fuzz targets (tests/fuzz) turned up; each check failed before
+ * its fix.
+ */
+static bool printable(const char *msg)
+{
+	for (; *msg; msg++)
+		if (*msg < 0x20 || *msg > 0x7E)
+			return false;
+	return true;
+}
+
+static unsigned int unprintable_msgs;
+
+static void check_printable(void *ctx, const char *msg)
+{
+	count_msg(ctx, msg);
+	unprintable_msgs += !printable(msg);
+}
+
+static void test_fuzz_findings(void)
+{
+	static char buf[4096] __attribute__((aligned(8)));
+	char *copy;
+	size_t size;
+	int err, ret;
+
+	/* 1. a property name with an escape sequence reached the console */
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_begin_node(buf, "pmu") ?:
+	      fdt_property_string(buf, "compatible", "riscv,pmu") ?:
+	      fdt_property_u32(buf, "x\033[2J\r\n\x7f", 1) ?:
+	      fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	msgs = unprintable_msgs = 0;
+	ret = err ? -1 : fdt_pmu_parse(buf, &map, 0x7d, check_printable, NULL);
+	check(ret == 1 && msgs == 1 && unprintable_msgs == 0,
+	      "fuzz finding: a property name with control bytes is printed as '?' (%d message%s, %u unprintable)",
+	      ret, ret == 1 ? "" : "s", unprintable_msgs);
+
+	/* 2. a structure block at an odd offset: libfdt's tag loads misalign */
+	size = fdt_totalsize(buf);
+	copy = aligned_alloc(8, (size + 2 + 7) & ~(size_t)7);
+	if (copy) {
+		unsigned int st = fdt_off_dt_struct(buf);
+
+		memcpy(copy, buf, st);
+		memcpy(copy + st + 2, buf + st, size - st);
+		fdt_set_off_dt_struct(copy, st + 2);
+		fdt_set_off_dt_strings(copy, fdt_off_dt_strings(buf) + 2);
+		fdt_set_totalsize(copy, (uint32_t)size + 2);
+		err = fdt_validate(copy, size + 2);
+		check(err == -FDT_ERR_ALIGNMENT,
+		      "fuzz finding: a structure block at offset 4n+2 is refused before any walk (%s)",
+		      fdt_strerror(err));
+		free(copy);
+	}
+
+	/* 3. a v17 header cut at 30 bytes: the check read past the buffer */
+	copy = malloc(30);	/* exactly: ASan builds see a read past it */
+	if (copy) {
+		memcpy(copy, buf, 30);
+		err = fdt_validate(copy, 30);
+		check(err == -FDT_ERR_TRUNCATED,
+		      "fuzz finding: a 30-byte buffer holding a v17 header is refused unread (%s)",
+		      fdt_strerror(err));
+		free(copy);
+	}
+}
+
+/*
+ * 4. A tree that fails fdt_validate() but whose header is sound: the root
+ * has compatible = "riscv,clint0" and status = "okay" with no NUL, the
+ * last 4 bytes of the blob (strings block first, structure block last, no
+ * END_NODE).  The firmware's boot lookups still run on such a tree; the
+ * status read ran past the blob with strcmp (crafted by hand for the lookups
+ * fuzz_dt runs; corpus file
+ * status-unterminated-at-blob-end).
+ */
+static const uint8_t unterminated_status[128] __attribute__((aligned(8))) = {
+		0xd0, 0x0d, 0xfe, 0xed, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x4c,
+		0x00, 0x00, 0x00, 0x38, 0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x11,
+		0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x12,
+		0x00, 0x00, 0x00, 0x34, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x63, 0x6f, 0x6d, 0x70,
+		0x61, 0x74, 0x69, 0x62, 0x6c, 0x65, 0x00, 0x73, 0x74, 0x61, 0x74, 0x75,
+		0x73, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x0d, 0x00, 0x00, 0x00, 0x00,
+		0x72, 0x69, 0x73, 0x63, 0x76, 0x2c, 0x63, 0x6c, 0x69, 0x6e, 0x74, 0x30,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04,
+		0x00, 0x00, 0x00, 0x0b, 0x6f, 0x6b, 0x61, 0x79
+};
+
+static void test_unterminated_status(void)
+{
+	static const char *const compat[] = { "riscv,clint0", NULL };
+	uint8_t *blob = malloc(sizeof(unterminated_status));	/* exact size */
+	int err, node;
+
+	if (!blob)
+		return;
+	memcpy(blob, unterminated_status, sizeof(unterminated_status));
+	err = fdt_validate(blob, sizeof(unterminated_status));
+	node = fdt_find_compatible(blob, compat);
+	check(err < 0 && node == -FDT_ERR_NOTFOUND && !fdt_string_prop(blob, 0, "status"),
+	      "fuzz finding: an unterminated status at the blob's end reads as disabled, nothing past the blob (%s)",
+	      fdt_strerror(err));
+	free(blob);
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -378,9 +527,13 @@ int main(int argc, char **argv)
 	test_raw_random(3, "descending");
 	test_raw_random(PMU_MAP_MAX_RAW_MASKS, "ascending");
 	test_no_fdt();
+	test_fuzz_findings();
+	test_unterminated_status();
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);
+		else if (!strcmp(argv[i], "--refuse") && i + 2 < argc)
+			test_refused(argv[i + 2], argv[i + 1]), i += 2;
 		else
 			test_file(argv[i]);
 	}
