@@ -450,8 +450,10 @@ static void random_call(struct hostile_hart *me, unsigned long *eid,
 			a[1] = bad_addr(s);
 			if (rnd_below(s, 4) == 0)
 				a[0] = SBI_HSM_SUSPEND_NON_RET_DEFAULT;
-			else if (a[0] == SBI_HSM_SUSPEND_RET_DEFAULT)
-				a[0] = 1;	/* retentive ones: see storm_suspend */
+			else if ((uint32_t)a[0] == SBI_HSM_SUSPEND_RET_DEFAULT)
+				a[0] = 1;	/* retentive ones: see storm_suspend
+						 * (suspend_type is 32-bit: the
+						 * upper half does not count) */
 		}
 		break;
 	case SBI_EXT_SRST:	/* only types no reset has */
