@@ -15,6 +15,10 @@
  * (about 12 bytes per raw row).
  *
  * Lookups never scan all rows:
+ *  - once frozen, the events of the spec's tables (hardware codes below
+ *    PMU_MAP_DIRECT_HW, cache codes below PMU_MAP_DIRECT_CACHE) are one
+ *    indexed load: pmu_map_freeze() answers each of them once, by the
+ *    bisections below, into a direct table (the answers are the same);
  *  - selector and range rows are kept sorted by event_idx and searched by
  *    bisection (ranges may not overlap, so at most one range contains an
  *    event);
@@ -50,6 +54,13 @@
 #ifndef PMU_MAP_RAW_STAGE		/* raw rows staged before a merge */
 #define PMU_MAP_RAW_STAGE		128
 #endif
+/*
+ * The direct table: type 0 codes 0..15 (the spec names 1..10) and type 1
+ * codes 0..63 (cache id << 3 | op << 1 | result: ids 0..6, ops 0..2).
+ */
+#define PMU_MAP_DIRECT_HW		16
+#define PMU_MAP_DIRECT_CACHE		64
+#define PMU_MAP_DIRECT			(PMU_MAP_DIRECT_HW + PMU_MAP_DIRECT_CACHE)
 
 /* Errors of the builder calls (negative), see pmu_map_strerror() */
 enum pmu_map_error {
@@ -95,6 +106,11 @@ struct pmu_map_raw {			/* (sel & mask) == invariant -> counters */
 	uint32_t counters;
 };
 
+struct pmu_map_direct {			/* a frozen lookup's answer */
+	uint64_t selector;
+	uint32_t counters;
+};
+
 struct pmu_map_mask_group {		/* raw rows [first, first + count) */
 	uint64_t mask;
 	uint32_t first;
@@ -115,6 +131,7 @@ struct pmu_map {
 	unsigned int nr_masks;		/* groups, sorted by mask */
 	struct pmu_map_selector selector[PMU_MAP_MAX_SELECTORS];
 	struct pmu_map_range range[PMU_MAP_MAX_RANGES];
+	struct pmu_map_direct direct[PMU_MAP_DIRECT];	/* filled at freeze */
 	struct pmu_map_mask_group group[PMU_MAP_MAX_RAW_MASKS];
 	struct pmu_map_raw stage[PMU_MAP_RAW_STAGE];	/* sorted (mask, inv) */
 	/* merged raw rows, group by group: 12 bytes a row */

@@ -383,12 +383,52 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 	return PMU_MAP_OK;
 }
 
+/* ---- the direct table ---------------------------------------------------- */
+
+/* The direct-table slot of an event, PMU_MAP_DIRECT if it has none. */
+static unsigned int direct_slot(uint32_t event_idx)
+{
+	uint32_t type = event_idx >> SBI_PMU_EVENT_IDX_TYPE_SHIFT;
+	uint32_t code = event_idx & SBI_PMU_EVENT_IDX_CODE_MASK;
+
+	if (type == SBI_PMU_EVENT_TYPE_HW && code < PMU_MAP_DIRECT_HW)
+		return code;
+	if (type == SBI_PMU_EVENT_TYPE_CACHE && code < PMU_MAP_DIRECT_CACHE)
+		return PMU_MAP_DIRECT_HW + code;
+	return PMU_MAP_DIRECT;
+}
+
+static uint32_t slot_event(unsigned int slot)
+{
+	if (slot < PMU_MAP_DIRECT_HW)
+		return SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, slot);
+	return SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_CACHE,
+				 slot - PMU_MAP_DIRECT_HW);
+}
+
+static uint32_t searched_counters(const struct pmu_map *map,
+				  uint32_t event_idx, uint64_t *selector);
+
+/* Each slot's answer, by the same bisections as an unfrozen lookup. */
+static void fill_direct(struct pmu_map *map)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot < PMU_MAP_DIRECT; slot++) {
+		struct pmu_map_direct *d = &map->direct[slot];
+
+		d->counters = searched_counters(map, slot_event(slot),
+						&d->selector);
+	}
+}
+
 /* After this the map is read-only. */
 void pmu_map_freeze(struct pmu_map *map)
 {
 	if (map->frozen)
 		return;
 	merge_stage(map);
+	fill_direct(map);
 	map->frozen = true;
 }
 
@@ -397,6 +437,21 @@ void pmu_map_freeze(struct pmu_map *map)
 uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 			     uint64_t *selector)
 {
+	unsigned int slot = direct_slot(event_idx);
+	uint64_t unused;
+
+	if (map->frozen && slot < PMU_MAP_DIRECT) {
+		if (selector)
+			*selector = map->direct[slot].selector;
+		return map->direct[slot].counters;
+	}
+	return searched_counters(map, event_idx, selector ? selector : &unused);
+}
+
+/* The lookup by bisection: during the build, and outside the table. */
+static uint32_t searched_counters(const struct pmu_map *map,
+				  uint32_t event_idx, uint64_t *selector)
+{
 	uint32_t counters = range_counters(map, event_idx);
 
 	if (event_idx == EVENT_CYCLES)
@@ -404,19 +459,17 @@ uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 	if (event_idx == EVENT_INSTRUCTIONS)
 		counters |= BIT32(PMU_COUNTER_INSTRET);
 
-	if (selector) {
-		unsigned int pos = selector_lower(map, event_idx);
+	unsigned int pos = selector_lower(map, event_idx);
 
-		/*
-		 * Without a row, the SBI spec's suggestion: the zero-extended
-		 * event_idx (what QEMU implements).
-		 */
-		if (pos < map->nr_selectors &&
-		    map->selector[pos].event_idx == event_idx)
-			*selector = map->selector[pos].selector;
-		else
-			*selector = event_idx;
-	}
+	/*
+	 * Without a row, the SBI spec's suggestion: the zero-extended
+	 * event_idx (what QEMU implements).
+	 */
+	if (pos < map->nr_selectors &&
+	    map->selector[pos].event_idx == event_idx)
+		*selector = map->selector[pos].selector;
+	else
+		*selector = event_idx;
 	return counters;
 }
 

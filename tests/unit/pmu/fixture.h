@@ -92,6 +92,7 @@ void test_shmem(void);
 void test_event_info(void);
 void test_lifecycle(void);
 void test_map_builder(void);
+void test_map_direct(void);
 void test_linux_flow(void);
 
 #endif

@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 		check_prefix = argv[1];
 	build_maps();
 	test_map_builder();
+	test_map_direct();
 	test_basic();
 	test_config();
 	test_startstop();

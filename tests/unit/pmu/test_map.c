@@ -94,3 +94,63 @@ void test_map_builder(void)
 	      "map: three lookups took %lu comparisons (bisection, no scan)",
 	      pmu_map_debug_comparisons - before);
 }
+
+/*
+ * The frozen map answers the events of the spec's tables (hardware codes
+ * below PMU_MAP_DIRECT_HW, cache codes below PMU_MAP_DIRECT_CACHE) from its
+ * direct table: one load, no comparison, and the same counters and
+ * selector as the bisections of the map before the freeze.
+ */
+void test_map_direct(void)
+{
+	static struct pmu_map building;
+	uint32_t types[] = { SBI_PMU_EVENT_TYPE_HW, SBI_PMU_EVENT_TYPE_CACHE };
+	unsigned int same = 0, total = 0, direct = 0, t, code;
+	unsigned long before, searched = 0;
+
+	/* the same rows twice: one map frozen, one left open (bisection) */
+	for (t = 0; t < 2; t++) {
+		struct pmu_map *x = t ? &building : &m;
+
+		pmu_map_init(x);
+		pmu_map_add_range(x, 0x1, 0x1, 0x1 | 0xF8);
+		pmu_map_add_range(x, 0x3, 0x6, 0x30);
+		pmu_map_add_range(x, 0xA, 0x20, 0x100);	/* across the edge */
+		pmu_map_add_range(x, 0x10000, 0x10003, 0x8);
+		pmu_map_add_range(x, 0x10019, 0x10019, 0x7FFF8);
+		pmu_map_add_range(x, 0x1003E, 0x10042, 0x40);	/* across */
+		pmu_map_add_selector(x, 0x4, 0x1234);
+		pmu_map_add_selector(x, 0x10019, 0xABCD);
+		pmu_map_add_selector(x, 0x10040, 0x77);
+	}
+	pmu_map_freeze(&m);
+
+	for (t = 0; t < 2; t++) {
+		for (code = 0; code < 0x100; code++) {
+			uint32_t ev = SBI_PMU_EVENT_IDX(types[t], code);
+			uint64_t s1 = 1, s2 = 2;
+			uint32_t c1, c2;
+
+			before = pmu_map_debug_comparisons;
+			c1 = pmu_map_hw_counters(&m, ev, &s1);
+			if (pmu_map_debug_comparisons == before)
+				direct++;
+			else
+				searched++;
+			c2 = pmu_map_hw_counters(&building, ev, &s2);
+			total++;
+			same += c1 == c2 && s1 == s2 &&
+				pmu_map_hw_counters(&m, ev, NULL) == c2;
+		}
+	}
+	CHECK(same == total,
+	      "map: frozen lookups (direct table) answer as the bisections: %u of %u events",
+	      same, total);
+	CHECK(direct == PMU_MAP_DIRECT,
+	      "map: %u events (hardware codes < %u, cache codes < %u) answered with no comparison (expected %u)",
+	      direct, PMU_MAP_DIRECT_HW, PMU_MAP_DIRECT_CACHE, PMU_MAP_DIRECT);
+	CHECK(pmu_map_hw_counters(&m, 0x10019, NULL) == 0x7FFF8 &&
+	      pmu_map_hw_counters(&m, 0x2, NULL) == 0x4 &&
+	      pmu_map_hw_counters(&m, 0x0, NULL) == 0,
+	      "map: direct table: DTLB read miss, instructions (fixed counter), event 0");
+}
