@@ -29,7 +29,9 @@
  * Building costs O(log n) per row plus, for raw rows, a merge of a small
  * sorted staging buffer every PMU_MAP_RAW_STAGE rows, so even 10,000 raw
  * rows in random order load quickly and duplicates are still refused at
- * the row that repeats.
+ * the row that repeats.  Raw rows that come in order (each after every row
+ * before it, of the same, highest mask) are appended in O(1): no search,
+ * no merge.
  *
  * Counter bitmaps use the devicetree's numbering: bit i = mhpmcounter i.
  */

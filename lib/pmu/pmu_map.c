@@ -343,6 +343,30 @@ int pmu_map_add_selector(struct pmu_map *map, uint32_t event_idx,
 	return PMU_MAP_OK;
 }
 
+/*
+ * A row that sorts after every row already added, of the last group, with
+ * nothing staged (a devicetree listing its raw rows in order, as
+ * generators do): it cannot repeat a row, and its place is the end of the
+ * merged rows, so it goes there at once, with no search and no merge.
+ */
+static bool append_in_order(struct pmu_map *map, uint64_t invariant,
+			    uint64_t mask, uint32_t counters)
+{
+	struct pmu_map_mask_group *last;
+
+	if (map->nr_staged || !map->nr_masks)
+		return false;
+	last = &map->group[map->nr_masks - 1];
+	if (last->mask != mask || !last->count ||
+	    map->raw_invariant[map->nr_raw - 1] >= invariant)
+		return false;
+	map->raw_invariant[map->nr_raw] = invariant;
+	map->raw_counters[map->nr_raw] = counters;
+	map->nr_raw++;
+	last->count++;
+	return true;
+}
+
 int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 		    uint32_t counters)
 {
@@ -357,6 +381,8 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 	err = pmu_map_check_raw(invariant, mask, counters);
 	if (err)
 		return err;
+	if (append_in_order(map, invariant, mask, counters))
+		return PMU_MAP_OK;
 
 	g = group_lower(map, mask);
 	new_mask = !(g < map->nr_masks && map->group[g].mask == mask);

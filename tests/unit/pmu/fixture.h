@@ -93,6 +93,7 @@ void test_event_info(void);
 void test_lifecycle(void);
 void test_map_builder(void);
 void test_map_direct(void);
+void test_map_raw_in_order(void);
 void test_linux_flow(void);
 
 #endif

@@ -164,6 +164,7 @@ int main(int argc, char **argv)
 	build_maps();
 	test_map_builder();
 	test_map_direct();
+	test_map_raw_in_order();
 	test_basic();
 	test_config();
 	test_startstop();
