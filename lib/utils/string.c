@@ -4,7 +4,9 @@
  * memmove move a word at a time when source and destination are equally
  * aligned, since libfdt moves the whole devicetree with them at boot
  * (fdt_open_into, every node and property the fixups insert) and the PMU
- * copies its shared-memory entries with them.
+ * copies its shared-memory entries with them.  Ends equally aligned only
+ * to 4 bytes (a devicetree moved by a 4-byte property) move 4 bytes at a
+ * time: a 200 KB tree costs a quarter of the byte copy.
  */
 #include <stdint.h>
 #include <tally/string.h>
@@ -13,6 +15,9 @@
 typedef unsigned long __attribute__((may_alias)) word_t;
 #define WORD		sizeof(word_t)
 #define WORD_MASK	(WORD - 1)
+typedef uint32_t __attribute__((may_alias)) half_t;
+#define HALF		sizeof(half_t)
+#define HALF_MASK	(HALF - 1)
 
 void *memset(void *s, int c, size_t n)
 {
@@ -29,6 +34,11 @@ static int same_alignment(const void *dst, const void *src)
 	return (((uintptr_t)dst ^ (uintptr_t)src) & WORD_MASK) == 0;
 }
 
+static int same_alignment4(const void *dst, const void *src)
+{
+	return (((uintptr_t)dst ^ (uintptr_t)src) & HALF_MASK) == 0;
+}
+
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
@@ -42,6 +52,13 @@ void *memcpy(void *dst, const void *src, size_t n)
 		}
 		for (; n >= WORD; n -= WORD, d += WORD, s += WORD)
 			*(word_t *)d = *(const word_t *)s;
+	} else if (same_alignment4(d, s)) {
+		while (n && ((uintptr_t)d & HALF_MASK)) {
+			*d++ = *s++;
+			n--;
+		}
+		for (; n >= HALF; n -= HALF, d += HALF, s += HALF)
+			*(half_t *)d = *(const half_t *)s;
 	}
 	while (n--)
 		*d++ = *s++;
@@ -67,6 +84,16 @@ void *memmove(void *dst, const void *src, size_t n)
 			d -= WORD;
 			s -= WORD;
 			*(word_t *)d = *(const word_t *)s;
+		}
+	} else if (same_alignment4(d, s)) {
+		while (n && ((uintptr_t)d & HALF_MASK)) {
+			*--d = *--s;
+			n--;
+		}
+		for (; n >= HALF; n -= HALF) {
+			d -= HALF;
+			s -= HALF;
+			*(half_t *)d = *(const half_t *)s;
 		}
 	}
 	while (n--)
