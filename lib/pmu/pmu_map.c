@@ -367,22 +367,14 @@ static bool append_in_order(struct pmu_map *map, uint64_t invariant,
 	return true;
 }
 
-int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
-		    uint32_t counters)
+/* A checked row that does not come in order: searched, then staged. */
+static __attribute__((noinline)) int add_raw_searched(struct pmu_map *map,
+						      uint64_t invariant,
+						      uint64_t mask,
+						      uint32_t counters)
 {
 	unsigned int g, pos, spos;
 	bool new_mask;
-	int err;
-
-	if (map->frozen)
-		return PMU_MAP_ERR_FROZEN;
-	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
-		return PMU_MAP_ERR_FULL;
-	err = pmu_map_check_raw(invariant, mask, counters);
-	if (err)
-		return err;
-	if (append_in_order(map, invariant, mask, counters))
-		return PMU_MAP_OK;
 
 	g = group_lower(map, mask);
 	new_mask = !(g < map->nr_masks && map->group[g].mask == mask);
@@ -407,6 +399,27 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 	if (++map->nr_staged == PMU_MAP_RAW_STAGE)
 		merge_stage(map);
 	return PMU_MAP_OK;
+}
+
+/*
+ * The in-order case stays out of add_raw_searched(), whose stack frame
+ * would cost it as much again as the append.
+ */
+int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
+		    uint32_t counters)
+{
+	int err;
+
+	if (map->frozen)
+		return PMU_MAP_ERR_FROZEN;
+	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
+		return PMU_MAP_ERR_FULL;
+	err = pmu_map_check_raw(invariant, mask, counters);
+	if (err)
+		return err;
+	if (append_in_order(map, invariant, mask, counters))
+		return PMU_MAP_OK;
+	return add_raw_searched(map, invariant, mask, counters);
 }
 
 /* ---- the direct table ---------------------------------------------------- */

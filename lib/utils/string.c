@@ -57,6 +57,16 @@ void *memcpy(void *dst, const void *src, size_t n)
 			*d++ = *s++;
 			n--;
 		}
+		/* four at a turn: these copies are whole devicetrees */
+		for (; n >= 4 * HALF; n -= 4 * HALF, d += 4 * HALF, s += 4 * HALF) {
+			half_t *hd = (half_t *)d;
+			const half_t *hs = (const half_t *)s;
+
+			hd[0] = hs[0];
+			hd[1] = hs[1];
+			hd[2] = hs[2];
+			hd[3] = hs[3];
+		}
 		for (; n >= HALF; n -= HALF, d += HALF, s += HALF)
 			*(half_t *)d = *(const half_t *)s;
 	}
@@ -89,6 +99,19 @@ void *memmove(void *dst, const void *src, size_t n)
 		while (n && ((uintptr_t)d & HALF_MASK)) {
 			*--d = *--s;
 			n--;
+		}
+		for (; n >= 4 * HALF; n -= 4 * HALF) {
+			half_t *hd;
+			const half_t *hs_;
+
+			d -= 4 * HALF;
+			s -= 4 * HALF;
+			hd = (half_t *)d;
+			hs_ = (const half_t *)s;
+			hd[3] = hs_[3];
+			hd[2] = hs_[2];
+			hd[1] = hs_[1];
+			hd[0] = hs_[0];
 		}
 		for (; n >= HALF; n -= HALF) {
 			d -= HALF;
