@@ -88,7 +88,10 @@ int pmu_map_check_range(uint32_t first, uint32_t last, uint32_t counters)
 	return check_counters(counters, first, last);
 }
 
-int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
+/* Inlined into pmu_map_add_raw(): a leaf function needs no stack frame. */
+static inline __attribute__((always_inline)) int check_raw(uint64_t invariant,
+							   uint64_t mask,
+							   uint32_t counters)
 {
 	/* No event is both cycles and instructions: 0 and 2 are refused. */
 	int err = check_counters(counters, 0, 0);
@@ -100,6 +103,11 @@ int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
 	if (invariant & ~mask)
 		return PMU_MAP_ERR_RAW_OUTSIDE_MASK;
 	return PMU_MAP_OK;
+}
+
+int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
+{
+	return check_raw(invariant, mask, counters);
 }
 
 /* ---- sorted tables ------------------------------------------------------ */
@@ -414,7 +422,7 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 		return PMU_MAP_ERR_FROZEN;
 	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
 		return PMU_MAP_ERR_FULL;
-	err = pmu_map_check_raw(invariant, mask, counters);
+	err = check_raw(invariant, mask, counters);
 	if (err)
 		return err;
 	if (append_in_order(map, invariant, mask, counters))

@@ -50,6 +50,16 @@ void *memcpy(void *dst, const void *src, size_t n)
 			*d++ = *s++;
 			n--;
 		}
+		/* four at a turn: these copies are whole devicetrees */
+		for (; n >= 4 * WORD; n -= 4 * WORD, d += 4 * WORD, s += 4 * WORD) {
+			word_t *wd = (word_t *)d;
+			const word_t *ws = (const word_t *)s;
+
+			wd[0] = ws[0];
+			wd[1] = ws[1];
+			wd[2] = ws[2];
+			wd[3] = ws[3];
+		}
 		for (; n >= WORD; n -= WORD, d += WORD, s += WORD)
 			*(word_t *)d = *(const word_t *)s;
 	} else if (same_alignment4(d, s)) {
@@ -89,6 +99,19 @@ void *memmove(void *dst, const void *src, size_t n)
 		while (n && ((uintptr_t)d & WORD_MASK)) {
 			*--d = *--s;
 			n--;
+		}
+		for (; n >= 4 * WORD; n -= 4 * WORD) {
+			word_t *wd;
+			const word_t *ws;
+
+			d -= 4 * WORD;
+			s -= 4 * WORD;
+			wd = (word_t *)d;
+			ws = (const word_t *)s;
+			wd[3] = ws[3];
+			wd[2] = ws[2];
+			wd[1] = ws[1];
+			wd[0] = ws[0];
 		}
 		for (; n >= WORD; n -= WORD) {
 			d -= WORD;
