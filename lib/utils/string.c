@@ -4,9 +4,11 @@
  * memmove move a word at a time when source and destination are equally
  * aligned, since libfdt moves the whole devicetree with them at boot
  * (fdt_open_into, every node and property the fixups insert) and the PMU
- * copies its shared-memory entries with them.  Ends equally aligned only
- * to 4 bytes (a devicetree moved by a 4-byte property) move 4 bytes at a
- * time: a 200 KB tree costs a quarter of the byte copy.
+ * copies its shared-memory entries with them.  Copies of BULK bytes or
+ * more (those whole trees) go through copy_up/copy_down: four moves a
+ * turn, and 4 bytes at a time when the ends are equally aligned to 4 only
+ * (a tree moved by a 4-byte property).  Short copies keep the plain loops,
+ * which cost the fewest instructions for the PMU's 4- and 16-byte ones.
  */
 #include <stdint.h>
 #include <tally/string.h>
@@ -15,9 +17,8 @@
 typedef unsigned long __attribute__((may_alias)) word_t;
 #define WORD		sizeof(word_t)
 #define WORD_MASK	(WORD - 1)
-typedef uint32_t __attribute__((may_alias)) half_t;
-#define HALF		sizeof(half_t)
-#define HALF_MASK	(HALF - 1)
+typedef uint32_t __attribute__((may_alias)) u32_t;
+#define BULK		256
 
 void *memset(void *s, int c, size_t n)
 {
@@ -34,9 +35,81 @@ static int same_alignment(const void *dst, const void *src)
 	return (((uintptr_t)dst ^ (uintptr_t)src) & WORD_MASK) == 0;
 }
 
-static int same_alignment4(const void *dst, const void *src)
+/*
+ * The bulk copies, n >= BULK.  Each moves the few bytes up to the unit's
+ * alignment one by one, then units four at a turn, then the tail.
+ */
+#define COPY_UP(type, mask)						\
+	do {								\
+		while ((uintptr_t)d & (mask)) {				\
+			*d++ = *s++;					\
+			n--;						\
+		}							\
+		for (; n >= 4 * sizeof(type); n -= 4 * sizeof(type)) {	\
+			type *td = (type *)d;				\
+			const type *ts = (const type *)s;		\
+									\
+			td[0] = ts[0];					\
+			td[1] = ts[1];					\
+			td[2] = ts[2];					\
+			td[3] = ts[3];					\
+			d += 4 * sizeof(type);				\
+			s += 4 * sizeof(type);				\
+		}							\
+	} while (0)
+
+#define COPY_DOWN(type, mask)						\
+	do {								\
+		while ((uintptr_t)d & (mask)) {				\
+			*--d = *--s;					\
+			n--;						\
+		}							\
+		for (; n >= 4 * sizeof(type); n -= 4 * sizeof(type)) {	\
+			type *td;					\
+			const type *ts;					\
+									\
+			d -= 4 * sizeof(type);				\
+			s -= 4 * sizeof(type);				\
+			td = (type *)d;					\
+			ts = (const type *)s;				\
+			td[3] = ts[3];					\
+			td[2] = ts[2];					\
+			td[1] = ts[1];					\
+			td[0] = ts[0];					\
+		}							\
+	} while (0)
+
+/* Tail-called with memcpy's arguments: the short path needs no frame. */
+static __attribute__((noinline)) void *copy_up(void *dst, const void *src,
+					       size_t n)
 {
-	return (((uintptr_t)dst ^ (uintptr_t)src) & HALF_MASK) == 0;
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	uintptr_t diff = (uintptr_t)d ^ (uintptr_t)s;
+
+	if (!(diff & WORD_MASK))
+		COPY_UP(word_t, WORD_MASK);
+	else if (!(diff & 3))
+		COPY_UP(u32_t, 3);
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+static __attribute__((noinline)) void *copy_down(void *dst, const void *src,
+						 size_t n)
+{
+	unsigned char *d = (unsigned char *)dst + n;
+	const unsigned char *s = (const unsigned char *)src + n;
+	uintptr_t diff = (uintptr_t)d ^ (uintptr_t)s;
+
+	if (!(diff & WORD_MASK))
+		COPY_DOWN(word_t, WORD_MASK);
+	else if (!(diff & 3))
+		COPY_DOWN(u32_t, 3);
+	while (n--)
+		*--d = *--s;
+	return dst;
 }
 
 void *memcpy(void *dst, const void *src, size_t n)
@@ -44,41 +117,16 @@ void *memcpy(void *dst, const void *src, size_t n)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	if (n >= BULK)
+		return copy_up(dst, src, n);
 	if (same_alignment(d, s)) {
 		/* bytes up to a word boundary, then whole words */
 		while (n && ((uintptr_t)d & WORD_MASK)) {
 			*d++ = *s++;
 			n--;
 		}
-		/* four at a turn: these copies are whole devicetrees */
-		for (; n >= 4 * WORD; n -= 4 * WORD, d += 4 * WORD, s += 4 * WORD) {
-			word_t *wd = (word_t *)d;
-			const word_t *ws = (const word_t *)s;
-
-			wd[0] = ws[0];
-			wd[1] = ws[1];
-			wd[2] = ws[2];
-			wd[3] = ws[3];
-		}
 		for (; n >= WORD; n -= WORD, d += WORD, s += WORD)
 			*(word_t *)d = *(const word_t *)s;
-	} else if (same_alignment4(d, s)) {
-		while (n && ((uintptr_t)d & HALF_MASK)) {
-			*d++ = *s++;
-			n--;
-		}
-		/* four at a turn: these copies are whole devicetrees */
-		for (; n >= 4 * HALF; n -= 4 * HALF, d += 4 * HALF, s += 4 * HALF) {
-			half_t *hd = (half_t *)d;
-			const half_t *hs = (const half_t *)s;
-
-			hd[0] = hs[0];
-			hd[1] = hs[1];
-			hd[2] = hs[2];
-			hd[3] = hs[3];
-		}
-		for (; n >= HALF; n -= HALF, d += HALF, s += HALF)
-			*(half_t *)d = *(const half_t *)s;
 	}
 	while (n--)
 		*d++ = *s++;
@@ -93,6 +141,8 @@ void *memmove(void *dst, const void *src, size_t n)
 
 	if (d <= s || d >= s + n)
 		return memcpy(dst, src, n);
+	if (n >= BULK)
+		return copy_down(dst, src, n);
 	d += n;
 	s += n;
 	if (same_alignment(d, s)) {
@@ -100,46 +150,10 @@ void *memmove(void *dst, const void *src, size_t n)
 			*--d = *--s;
 			n--;
 		}
-		for (; n >= 4 * WORD; n -= 4 * WORD) {
-			word_t *wd;
-			const word_t *ws;
-
-			d -= 4 * WORD;
-			s -= 4 * WORD;
-			wd = (word_t *)d;
-			ws = (const word_t *)s;
-			wd[3] = ws[3];
-			wd[2] = ws[2];
-			wd[1] = ws[1];
-			wd[0] = ws[0];
-		}
 		for (; n >= WORD; n -= WORD) {
 			d -= WORD;
 			s -= WORD;
 			*(word_t *)d = *(const word_t *)s;
-		}
-	} else if (same_alignment4(d, s)) {
-		while (n && ((uintptr_t)d & HALF_MASK)) {
-			*--d = *--s;
-			n--;
-		}
-		for (; n >= 4 * HALF; n -= 4 * HALF) {
-			half_t *hd;
-			const half_t *hs_;
-
-			d -= 4 * HALF;
-			s -= 4 * HALF;
-			hd = (half_t *)d;
-			hs_ = (const half_t *)s;
-			hd[3] = hs_[3];
-			hd[2] = hs_[2];
-			hd[1] = hs_[1];
-			hd[0] = hs_[0];
-		}
-		for (; n >= HALF; n -= HALF) {
-			d -= HALF;
-			s -= HALF;
-			*(half_t *)d = *(const half_t *)s;
 		}
 	}
 	while (n--)
