@@ -174,6 +174,27 @@ uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 uint32_t pmu_map_raw_counters(const struct pmu_map *map, uint64_t selector);
 
 /*
+ * The frozen map's answer for an event of the direct table (type 0 code
+ * below PMU_MAP_DIRECT_HW, type 1 code below PMU_MAP_DIRECT_CACHE), the
+ * same pmu_map_hw_counters() gives; NULL before the freeze and for any
+ * other event (ask pmu_map_hw_counters()).  Inline: it is the per-entry
+ * cost of event_get_info.
+ */
+static inline const struct pmu_map_direct *
+pmu_map_direct_entry(const struct pmu_map *map, uint32_t event_idx)
+{
+	uint32_t type = event_idx >> 16, code = event_idx & 0xFFFF;
+
+	if (!map->frozen)
+		return 0;
+	if (type == 0 && code < PMU_MAP_DIRECT_HW)		/* hardware */
+		return &map->direct[code];
+	if (type == 1 && code < PMU_MAP_DIRECT_CACHE)		/* cache */
+		return &map->direct[PMU_MAP_DIRECT_HW + code];
+	return 0;
+}
+
+/*
  * Iterators for tools and tests: the i-th row in lookup order (ranges and
  * selectors by event, raw rows by mask then invariant); false past the end.
  * Raw rows are only listed once the map is frozen.

@@ -82,6 +82,27 @@ static bool fw_event_match(const struct pmu_hart *h, unsigned long code,
 	return m->counters != 0;
 }
 
+/*
+ * Types 0 and 1 of the spec's tables, when no board hook answers them: the
+ * map's direct table, one load (event_get_info asks it per entry).  False
+ * if the event is not one of those; the full path then answers.
+ */
+static bool hw_event_direct(const struct pmu_hart *h, unsigned long event_idx,
+			    struct pmu_match *m)
+{
+	const struct pmu_map_direct *d;
+
+	if (h->hooks && h->hooks->hw_event_counters)
+		return false;
+	d = pmu_map_direct_entry(h->map, (uint32_t)event_idx);
+	if (!d)
+		return false;
+	m->counters = sanitize_hw(event_idx, d->counters) & pmu_hw_mask(h);
+	m->selector = d->selector;
+	m->fw_slot = PMU_FW_SLOT_NONE;
+	return true;
+}
+
 bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 		     uint64_t event_data, struct pmu_match *m)
 {
@@ -90,6 +111,8 @@ bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 
 	if (event_idx & ~SBI_PMU_EVENT_IDX_MASK)
 		return false;
+	if (event_idx != SBI_PMU_HW_NO_EVENT && hw_event_direct(h, event_idx, m))
+		return m->counters != 0;
 
 	switch (SBI_PMU_EVENT_TYPE(event_idx)) {
 	case SBI_PMU_EVENT_TYPE_HW:

@@ -432,19 +432,6 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 
 /* ---- the direct table ---------------------------------------------------- */
 
-/* The direct-table slot of an event, PMU_MAP_DIRECT if it has none. */
-static unsigned int direct_slot(uint32_t event_idx)
-{
-	uint32_t type = event_idx >> SBI_PMU_EVENT_IDX_TYPE_SHIFT;
-	uint32_t code = event_idx & SBI_PMU_EVENT_IDX_CODE_MASK;
-
-	if (type == SBI_PMU_EVENT_TYPE_HW && code < PMU_MAP_DIRECT_HW)
-		return code;
-	if (type == SBI_PMU_EVENT_TYPE_CACHE && code < PMU_MAP_DIRECT_CACHE)
-		return PMU_MAP_DIRECT_HW + code;
-	return PMU_MAP_DIRECT;
-}
-
 static uint32_t slot_event(unsigned int slot)
 {
 	if (slot < PMU_MAP_DIRECT_HW)
@@ -484,13 +471,13 @@ void pmu_map_freeze(struct pmu_map *map)
 uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 			     uint64_t *selector)
 {
-	unsigned int slot = direct_slot(event_idx);
+	const struct pmu_map_direct *d = pmu_map_direct_entry(map, event_idx);
 	uint64_t unused;
 
-	if (map->frozen && slot < PMU_MAP_DIRECT) {
+	if (d) {
 		if (selector)
-			*selector = map->direct[slot].selector;
-		return map->direct[slot].counters;
+			*selector = d->selector;
+		return d->counters;
 	}
 	return searched_counters(map, event_idx, selector ? selector : &unused);
 }
