@@ -103,16 +103,17 @@ static bool hw_event_direct(const struct pmu_hart *h, unsigned long event_idx,
 	return true;
 }
 
-bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
-		     uint64_t event_data, struct pmu_match *m)
+/* Every other event (noinline: the direct path above needs no frame). */
+static __attribute__((noinline)) bool event_match(const struct pmu_hart *h,
+						  unsigned long event_idx,
+						  uint64_t event_data,
+						  struct pmu_match *m)
 {
 	uint64_t selector = 0;
 	uint32_t counters;
 
 	if (event_idx & ~SBI_PMU_EVENT_IDX_MASK)
 		return false;
-	if (event_idx != SBI_PMU_HW_NO_EVENT && hw_event_direct(h, event_idx, m))
-		return m->counters != 0;
 
 	switch (SBI_PMU_EVENT_TYPE(event_idx)) {
 	case SBI_PMU_EVENT_TYPE_HW:
@@ -144,6 +145,18 @@ bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 	m->selector = selector;
 	m->fw_slot = PMU_FW_SLOT_NONE;
 	return m->counters != 0;
+}
+
+bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
+		     uint64_t event_data, struct pmu_match *m)
+{
+	/* types 0 and 1 are the event_idx below type 2's first */
+	bool hw_or_cache = event_idx < SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_RAW, 0);
+
+	if (hw_or_cache && event_idx != SBI_PMU_HW_NO_EVENT &&
+	    hw_event_direct(h, event_idx, m))
+		return m->counters != 0;
+	return event_match(h, event_idx, event_data, m);
 }
 
 /* Does this programmable counter ignore its mode filter for the selector? */
