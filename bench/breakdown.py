@@ -58,7 +58,7 @@ CATEGORIES = [
                 r"drop_bound_selectors.*"]),
     ("CSR access", [r"csr_.*", r"pmu_counter_read", r"pmu_counter_write",
                     r"pmu_hw_.*", r"pmu_counters_(start|stop)"]),
-    ("shared memory", [r"smode_shmem_(read|write)", r"memcpy", r"memmove",
+    ("shared memory", [r"smode_shmem_(read|write)", r"memcpy", r"memmove", r"copy_(up|down)",
                        r"pmu_snapshot_(load|save)"]),
 ]
 CATEGORY_NAMES = [c for c, _ in CATEGORIES] + ["handler"]
@@ -68,7 +68,7 @@ BOOT_CATEGORIES = [
     ("libfdt", [r"fdt_(?!pmu).*", r"_?fdt.*_$"]),
     ("PMU devicetree parser (fdt_pmu)", [r"fdt_pmu.*", r"load_.*", r"read_matrix.*"]),
     ("PMU event map builder", [r"pmu_map_.*", r"merge_stage", r"open_gap"]),
-    ("memmove/memcpy/memset", [r"mem(move|cpy|set|cmp|chr)", r"str.*"]),
+    ("memmove/memcpy/memset", [r"mem(move|cpy|set|cmp|chr)", r"copy_(up|down)", r"str.*"]),
     ("console", [r".*printf.*", r".*print.*", r"uart.*", r"console.*"]),
 ]
 PAYLOAD_START = 0x80200000
