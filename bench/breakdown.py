@@ -53,7 +53,7 @@ CATEGORIES = [
     ("dispatch", [r"sbi_ecall_handle", r"[a-z]+_handle", r"pmu_sbi_call"]),
     ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_check",
                     r"pmu_filter_capable.*", r"sbi_ext_available"]),
-    ("lookup", [r"pmu_event_match.*", r"hw_event_counters.*", r"raw_event_counters.*",
+    ("lookup", [r"pmu_event_match.*", r"event_match", r"hw_event_counters.*", r"raw_event_counters.*",
                 r"fw_event_match.*", r"board_counters.*", r"pmu_map_.*",
                 r"drop_bound_selectors.*"]),
     ("CSR access", [r"csr_.*", r"pmu_counter_read", r"pmu_counter_write",
@@ -67,7 +67,7 @@ BOOT_CATEGORIES = [
     ("QEMU reset ROM", [r"0x.*"]),
     ("libfdt", [r"fdt_(?!pmu).*", r"_?fdt.*_$"]),
     ("PMU devicetree parser (fdt_pmu)", [r"fdt_pmu.*", r"load_.*", r"read_matrix.*"]),
-    ("PMU event map builder", [r"pmu_map_.*", r"merge_stage", r"open_gap"]),
+    ("PMU event map builder", [r"pmu_map_.*", r"merge_stage", r"open_gap", r"add_raw_searched", r"append_in_order"]),
     ("memmove/memcpy/memset", [r"mem(move|cpy|set|cmp|chr)", r"copy_(up|down)", r"str.*"]),
     ("console", [r".*printf.*", r".*print.*", r"uart.*", r"console.*"]),
 ]
