@@ -5,6 +5,7 @@
 #        make check                                every test (host, SBI payload, Linux)
 #        make bench                                cost per SBI call, size, boot
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
+#        make bench-breakdown [BOOT=1]             where each call's instructions go
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
@@ -64,7 +65,8 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run check check-unit check-sbi check-linux bench fuzz clean distclean
+.PHONY: all firmware tools run check check-unit check-sbi check-linux bench bench-breakdown fuzz \
+	clean distclean
 all firmware: $(IMAGES)
 
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
@@ -144,6 +146,11 @@ bench: all
 FUZZ_TIME	?= 600
 fuzz:
 	@FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh $(O)
+
+# where each costly call's instructions go (needs make bench's payload first)
+bench-breakdown: all
+	@bench/run.sh $(O) --smoke > /dev/null
+	@bench/breakdown.py $(O) $(if $(BOOT),--boot) | tee $(O)/bench/breakdown.md
 
 clean:
 	rm -rf $(PLAT_DIR) $(O)/tests $(O)/host

@@ -14,6 +14,7 @@
  *   BENCH <id> na <reason>
  *   BENCH-CHECK PASS|FAIL <text>
  *   BENCH-INFO <text>
+ *   BENCH-SERIES <mark> <id>
  *   BENCH-DONE <rows measured>
  * then the payload shuts the machine down (SRST, else legacy, else QEMU's
  * test device).
@@ -55,6 +56,7 @@ struct series {
 	long error;		/* answer of the last call measured */
 	const char *na;		/* why it was not measured, if it was not */
 	long na_err;		/* the answer that stopped it, for "ERROR" */
+	unsigned long mark;	/* bench_mark() number, for bench/breakdown.py */
 };
 
 static const char *sbi_error_name(long err)
@@ -76,7 +78,11 @@ static const char *sbi_error_name(long err)
 
 static void series_init(struct series *s, const char *id)
 {
+	static unsigned long marks;
+
 	s->id = id;
+	s->mark = marks++ % BENCH_MARKS;
+	bprintf("BENCH-SERIES %lu %s\n", s->mark, id);
 	s->n = 0;
 	s->error = 0;
 	s->na = NULL;
@@ -101,7 +107,10 @@ static void series_na_err(struct series *s, long err)
 /* Times one call; true if it answered one of the expected errors. */
 static bool timed(struct series *s, struct bench_call *c, long expect, long expect2)
 {
-	unsigned long n = bench_ecall(c) - empty_cost;
+	unsigned long n;
+
+	bench_mark(s->mark);	/* untimed: names the series in a trace */
+	n = bench_ecall(c) - empty_cost;
 
 	if (c->error != expect && c->error != expect2) {
 		series_na_err(s, c->error);

@@ -76,6 +76,13 @@ struct bench_call {
 
 unsigned long bench_ecall(struct bench_call *c);
 unsigned long bench_empty(void);
+/*
+ * Marks the next timed call as series k (< BENCH_MARKS) in an instruction
+ * trace: the first address it executes is bench_marks + 4 * k
+ * (bench/breakdown.py). Outside the timed region, so it costs no figure.
+ */
+#define BENCH_MARKS			64
+void bench_mark(unsigned long k);
 void bprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

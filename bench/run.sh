@@ -9,8 +9,12 @@
 #   --smoke       run the payload once on Tally and print PASS/FAIL lines only
 #   FIRMWARE=...  more firmware images to compare (also read from the
 #                 environment, so "make bench FIRMWARE=..." works)
-# Environment: OPENSBI (the baseline image, default Debian's OpenSBI 1.1),
+# Environment: OPENSBI19 (the reference image, default upstream OpenSBI 1.9
+#   at ../shared/anchors/opensbi-1.9/fw_dynamic.bin beside the repository,
+#   when it is there), OPENSBI (Debian's OpenSBI 1.1, always a column),
 #   BENCH_LINUX=0 to skip the Linux boots, BENCH_LINUX_BOOTS (default 5).
+# Ratios and targets are against OpenSBI 1.9 when it was found, else
+# against OpenSBI 1.1 (and the table says so).
 #
 # Everything is written under <builddir>/bench; the table also goes to
 # <builddir>/bench/results.md. See docs/benchmarks.md.
@@ -41,6 +45,18 @@ done
 bdir=$out/bench
 tally=$out/platform/generic/firmware/fw_dynamic.bin
 opensbi=${OPENSBI:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin}
+# Upstream OpenSBI 1.9: ../shared/anchors beside the repository (or beside
+# the directory of worktrees that holds it).
+opensbi19=${OPENSBI19:-}
+if [[ -z $opensbi19 ]]; then
+	for d in "$root/.." "$root/../.."; do
+		f=$d/shared/anchors/opensbi-1.9/fw_dynamic.bin
+		if [[ -f $f ]]; then
+			opensbi19=$(realpath "$f")
+			break
+		fi
+	done
+fi
 linux_image=$out/linux/Image
 linux_init=$out/linux/initramfs/init
 boots=${BENCH_LINUX_BOOTS:-5}
@@ -209,7 +225,19 @@ linux_boots() {
 }
 
 # --- each firmware -------------------------------------------------------------
-fws=("$tally" "$opensbi" "${extra_fw[@]}")
+# Column 2 is the reference of the ratios and targets: OpenSBI 1.9 when
+# found, else Debian's 1.1 (table.py names it and says which).
+if [[ -n $opensbi19 && -f $opensbi19 ]]; then
+	fws=("$tally" "$opensbi19" "$opensbi")
+else
+	echo "[bench] OpenSBI 1.9 not found (../shared/anchors/opensbi-1.9/fw_dynamic.bin, or set OPENSBI19=):" \
+		"ratios and targets against OpenSBI 1.1" >&2
+	fws=("$tally" "$opensbi")
+fi
+for f in "${extra_fw[@]}"; do
+	# an image named twice would only repeat a column
+	[[ $f == "${fws[1]}" || $f == "${fws[2]:-}" ]] || fws+=("$f")
+done
 cols=()
 failed=0
 for i in "${!fws[@]}"; do

@@ -15,6 +15,10 @@
  * (about 12 bytes per raw row).
  *
  * Lookups never scan all rows:
+ *  - once frozen, the events of the spec's tables (hardware codes below
+ *    PMU_MAP_DIRECT_HW, cache codes below PMU_MAP_DIRECT_CACHE) are one
+ *    indexed load: pmu_map_freeze() answers each of them once, by the
+ *    bisections below, into a direct table (the answers are the same);
  *  - selector and range rows are kept sorted by event_idx and searched by
  *    bisection (ranges may not overlap, so at most one range contains an
  *    event);
@@ -25,7 +29,9 @@
  * Building costs O(log n) per row plus, for raw rows, a merge of a small
  * sorted staging buffer every PMU_MAP_RAW_STAGE rows, so even 10,000 raw
  * rows in random order load quickly and duplicates are still refused at
- * the row that repeats.
+ * the row that repeats.  Raw rows that come in order (each after every row
+ * before it, of the same, highest mask) are appended in O(1): no search,
+ * no merge.
  *
  * Counter bitmaps use the devicetree's numbering: bit i = mhpmcounter i.
  */
@@ -50,6 +56,13 @@
 #ifndef PMU_MAP_RAW_STAGE		/* raw rows staged before a merge */
 #define PMU_MAP_RAW_STAGE		128
 #endif
+/*
+ * The direct table: type 0 codes 0..15 (the spec names 1..10) and type 1
+ * codes 0..63 (cache id << 3 | op << 1 | result: ids 0..6, ops 0..2).
+ */
+#define PMU_MAP_DIRECT_HW		16
+#define PMU_MAP_DIRECT_CACHE		64
+#define PMU_MAP_DIRECT			(PMU_MAP_DIRECT_HW + PMU_MAP_DIRECT_CACHE)
 
 /* Errors of the builder calls (negative), see pmu_map_strerror() */
 enum pmu_map_error {
@@ -95,6 +108,11 @@ struct pmu_map_raw {			/* (sel & mask) == invariant -> counters */
 	uint32_t counters;
 };
 
+struct pmu_map_direct {			/* a frozen lookup's answer */
+	uint64_t selector;
+	uint32_t counters;
+};
+
 struct pmu_map_mask_group {		/* raw rows [first, first + count) */
 	uint64_t mask;
 	uint32_t first;
@@ -115,6 +133,7 @@ struct pmu_map {
 	unsigned int nr_masks;		/* groups, sorted by mask */
 	struct pmu_map_selector selector[PMU_MAP_MAX_SELECTORS];
 	struct pmu_map_range range[PMU_MAP_MAX_RANGES];
+	struct pmu_map_direct direct[PMU_MAP_DIRECT];	/* filled at freeze */
 	struct pmu_map_mask_group group[PMU_MAP_MAX_RAW_MASKS];
 	struct pmu_map_raw stage[PMU_MAP_RAW_STAGE];	/* sorted (mask, inv) */
 	/* merged raw rows, group by group: 12 bytes a row */
@@ -153,6 +172,27 @@ int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters);
 uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 			     uint64_t *selector);
 uint32_t pmu_map_raw_counters(const struct pmu_map *map, uint64_t selector);
+
+/*
+ * The frozen map's answer for an event of the direct table (type 0 code
+ * below PMU_MAP_DIRECT_HW, type 1 code below PMU_MAP_DIRECT_CACHE), the
+ * same pmu_map_hw_counters() gives; NULL before the freeze and for any
+ * other event (ask pmu_map_hw_counters()).  Inline: it is the per-entry
+ * cost of event_get_info.
+ */
+static inline const struct pmu_map_direct *
+pmu_map_direct_entry(const struct pmu_map *map, uint32_t event_idx)
+{
+	uint32_t type = event_idx >> 16, code = event_idx & 0xFFFF;
+
+	if (!map->frozen)
+		return 0;
+	if (type == 0 && code < PMU_MAP_DIRECT_HW)		/* hardware */
+		return &map->direct[code];
+	if (type == 1 && code < PMU_MAP_DIRECT_CACHE)		/* cache */
+		return &map->direct[PMU_MAP_DIRECT_HW + code];
+	return 0;
+}
 
 /*
  * Iterators for tools and tests: the i-th row in lookup order (ranges and

@@ -82,8 +82,32 @@ static bool fw_event_match(const struct pmu_hart *h, unsigned long code,
 	return m->counters != 0;
 }
 
-bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
-		     uint64_t event_data, struct pmu_match *m)
+/*
+ * Types 0 and 1 of the spec's tables, when no board hook answers them: the
+ * map's direct table, one load (event_get_info asks it per entry).  False
+ * if the event is not one of those; the full path then answers.
+ */
+static bool hw_event_direct(const struct pmu_hart *h, unsigned long event_idx,
+			    struct pmu_match *m)
+{
+	const struct pmu_map_direct *d;
+
+	if (h->hooks && h->hooks->hw_event_counters)
+		return false;
+	d = pmu_map_direct_entry(h->map, (uint32_t)event_idx);
+	if (!d)
+		return false;
+	m->counters = sanitize_hw(event_idx, d->counters) & pmu_hw_mask(h);
+	m->selector = d->selector;
+	m->fw_slot = PMU_FW_SLOT_NONE;
+	return true;
+}
+
+/* Every other event (noinline: the direct path above needs no frame). */
+static __attribute__((noinline)) bool event_match(const struct pmu_hart *h,
+						  unsigned long event_idx,
+						  uint64_t event_data,
+						  struct pmu_match *m)
 {
 	uint64_t selector = 0;
 	uint32_t counters;
@@ -121,6 +145,18 @@ bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 	m->selector = selector;
 	m->fw_slot = PMU_FW_SLOT_NONE;
 	return m->counters != 0;
+}
+
+bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
+		     uint64_t event_data, struct pmu_match *m)
+{
+	/* types 0 and 1 are the event_idx below type 2's first */
+	bool hw_or_cache = event_idx < SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_RAW, 0);
+
+	if (hw_or_cache && event_idx != SBI_PMU_HW_NO_EVENT &&
+	    hw_event_direct(h, event_idx, m))
+		return m->counters != 0;
+	return event_match(h, event_idx, event_data, m);
 }
 
 /* Does this programmable counter ignore its mode filter for the selector? */

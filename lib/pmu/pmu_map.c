@@ -88,7 +88,10 @@ int pmu_map_check_range(uint32_t first, uint32_t last, uint32_t counters)
 	return check_counters(counters, first, last);
 }
 
-int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
+/* Inlined into pmu_map_add_raw(): a leaf function needs no stack frame. */
+static inline __attribute__((always_inline)) int check_raw(uint64_t invariant,
+							   uint64_t mask,
+							   uint32_t counters)
 {
 	/* No event is both cycles and instructions: 0 and 2 are refused. */
 	int err = check_counters(counters, 0, 0);
@@ -100,6 +103,11 @@ int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
 	if (invariant & ~mask)
 		return PMU_MAP_ERR_RAW_OUTSIDE_MASK;
 	return PMU_MAP_OK;
+}
+
+int pmu_map_check_raw(uint64_t invariant, uint64_t mask, uint32_t counters)
+{
+	return check_raw(invariant, mask, counters);
 }
 
 /* ---- sorted tables ------------------------------------------------------ */
@@ -343,20 +351,38 @@ int pmu_map_add_selector(struct pmu_map *map, uint32_t event_idx,
 	return PMU_MAP_OK;
 }
 
-int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
-		    uint32_t counters)
+/*
+ * A row that sorts after every row already added, of the last group, with
+ * nothing staged (a devicetree listing its raw rows in order, as
+ * generators do): it cannot repeat a row, and its place is the end of the
+ * merged rows, so it goes there at once, with no search and no merge.
+ */
+static bool append_in_order(struct pmu_map *map, uint64_t invariant,
+			    uint64_t mask, uint32_t counters)
+{
+	struct pmu_map_mask_group *last;
+
+	if (map->nr_staged || !map->nr_masks)
+		return false;
+	last = &map->group[map->nr_masks - 1];
+	if (last->mask != mask || !last->count ||
+	    map->raw_invariant[map->nr_raw - 1] >= invariant)
+		return false;
+	map->raw_invariant[map->nr_raw] = invariant;
+	map->raw_counters[map->nr_raw] = counters;
+	map->nr_raw++;
+	last->count++;
+	return true;
+}
+
+/* A checked row that does not come in order: searched, then staged. */
+static __attribute__((noinline)) int add_raw_searched(struct pmu_map *map,
+						      uint64_t invariant,
+						      uint64_t mask,
+						      uint32_t counters)
 {
 	unsigned int g, pos, spos;
 	bool new_mask;
-	int err;
-
-	if (map->frozen)
-		return PMU_MAP_ERR_FROZEN;
-	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
-		return PMU_MAP_ERR_FULL;
-	err = pmu_map_check_raw(invariant, mask, counters);
-	if (err)
-		return err;
 
 	g = group_lower(map, mask);
 	new_mask = !(g < map->nr_masks && map->group[g].mask == mask);
@@ -383,12 +409,60 @@ int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
 	return PMU_MAP_OK;
 }
 
+/*
+ * The in-order case stays out of add_raw_searched(), whose stack frame
+ * would cost it as much again as the append.
+ */
+int pmu_map_add_raw(struct pmu_map *map, uint64_t invariant, uint64_t mask,
+		    uint32_t counters)
+{
+	int err;
+
+	if (map->frozen)
+		return PMU_MAP_ERR_FROZEN;
+	if (map->nr_raw + map->nr_staged == PMU_MAP_MAX_RAW)
+		return PMU_MAP_ERR_FULL;
+	err = check_raw(invariant, mask, counters);
+	if (err)
+		return err;
+	if (append_in_order(map, invariant, mask, counters))
+		return PMU_MAP_OK;
+	return add_raw_searched(map, invariant, mask, counters);
+}
+
+/* ---- the direct table ---------------------------------------------------- */
+
+static uint32_t slot_event(unsigned int slot)
+{
+	if (slot < PMU_MAP_DIRECT_HW)
+		return SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, slot);
+	return SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_CACHE,
+				 slot - PMU_MAP_DIRECT_HW);
+}
+
+static uint32_t searched_counters(const struct pmu_map *map,
+				  uint32_t event_idx, uint64_t *selector);
+
+/* Each slot's answer, by the same bisections as an unfrozen lookup. */
+static void fill_direct(struct pmu_map *map)
+{
+	unsigned int slot;
+
+	for (slot = 0; slot < PMU_MAP_DIRECT; slot++) {
+		struct pmu_map_direct *d = &map->direct[slot];
+
+		d->counters = searched_counters(map, slot_event(slot),
+						&d->selector);
+	}
+}
+
 /* After this the map is read-only. */
 void pmu_map_freeze(struct pmu_map *map)
 {
 	if (map->frozen)
 		return;
 	merge_stage(map);
+	fill_direct(map);
 	map->frozen = true;
 }
 
@@ -397,6 +471,21 @@ void pmu_map_freeze(struct pmu_map *map)
 uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 			     uint64_t *selector)
 {
+	const struct pmu_map_direct *d = pmu_map_direct_entry(map, event_idx);
+	uint64_t unused;
+
+	if (d) {
+		if (selector)
+			*selector = d->selector;
+		return d->counters;
+	}
+	return searched_counters(map, event_idx, selector ? selector : &unused);
+}
+
+/* The lookup by bisection: during the build, and outside the table. */
+static uint32_t searched_counters(const struct pmu_map *map,
+				  uint32_t event_idx, uint64_t *selector)
+{
 	uint32_t counters = range_counters(map, event_idx);
 
 	if (event_idx == EVENT_CYCLES)
@@ -404,19 +493,17 @@ uint32_t pmu_map_hw_counters(const struct pmu_map *map, uint32_t event_idx,
 	if (event_idx == EVENT_INSTRUCTIONS)
 		counters |= BIT32(PMU_COUNTER_INSTRET);
 
-	if (selector) {
-		unsigned int pos = selector_lower(map, event_idx);
+	unsigned int pos = selector_lower(map, event_idx);
 
-		/*
-		 * Without a row, the SBI spec's suggestion: the zero-extended
-		 * event_idx (what QEMU implements).
-		 */
-		if (pos < map->nr_selectors &&
-		    map->selector[pos].event_idx == event_idx)
-			*selector = map->selector[pos].selector;
-		else
-			*selector = event_idx;
-	}
+	/*
+	 * Without a row, the SBI spec's suggestion: the zero-extended
+	 * event_idx (what QEMU implements).
+	 */
+	if (pos < map->nr_selectors &&
+	    map->selector[pos].event_idx == event_idx)
+		*selector = map->selector[pos].selector;
+	else
+		*selector = event_idx;
 	return counters;
 }
 

@@ -92,6 +92,8 @@ void test_shmem(void);
 void test_event_info(void);
 void test_lifecycle(void);
 void test_map_builder(void);
+void test_map_direct(void);
+void test_map_raw_in_order(void);
 void test_linux_flow(void);
 void test_probe(void);
 

@@ -163,6 +163,8 @@ int main(int argc, char **argv)
 		check_prefix = argv[1];
 	build_maps();
 	test_map_builder();
+	test_map_direct();
+	test_map_raw_in_order();
 	test_basic();
 	test_config();
 	test_startstop();

@@ -94,3 +94,116 @@ void test_map_builder(void)
 	      "map: three lookups took %lu comparisons (bisection, no scan)",
 	      pmu_map_debug_comparisons - before);
 }
+
+/*
+ * The frozen map answers the events of the spec's tables (hardware codes
+ * below PMU_MAP_DIRECT_HW, cache codes below PMU_MAP_DIRECT_CACHE) from its
+ * direct table: one load, no comparison, and the same counters and
+ * selector as the bisections of the map before the freeze.
+ */
+void test_map_direct(void)
+{
+	static struct pmu_map building;
+	uint32_t types[] = { SBI_PMU_EVENT_TYPE_HW, SBI_PMU_EVENT_TYPE_CACHE };
+	unsigned int same = 0, total = 0, direct = 0, t, code;
+	unsigned long before, searched = 0;
+
+	/* the same rows twice: one map frozen, one left open (bisection) */
+	for (t = 0; t < 2; t++) {
+		struct pmu_map *x = t ? &building : &m;
+
+		pmu_map_init(x);
+		pmu_map_add_range(x, 0x1, 0x1, 0x1 | 0xF8);
+		pmu_map_add_range(x, 0x3, 0x6, 0x30);
+		pmu_map_add_range(x, 0xA, 0x20, 0x100);	/* across the edge */
+		pmu_map_add_range(x, 0x10000, 0x10003, 0x8);
+		pmu_map_add_range(x, 0x10019, 0x10019, 0x7FFF8);
+		pmu_map_add_range(x, 0x1003E, 0x10042, 0x40);	/* across */
+		pmu_map_add_selector(x, 0x4, 0x1234);
+		pmu_map_add_selector(x, 0x10019, 0xABCD);
+		pmu_map_add_selector(x, 0x10040, 0x77);
+	}
+	pmu_map_freeze(&m);
+
+	for (t = 0; t < 2; t++) {
+		for (code = 0; code < 0x100; code++) {
+			uint32_t ev = SBI_PMU_EVENT_IDX(types[t], code);
+			uint64_t s1 = 1, s2 = 2;
+			uint32_t c1, c2;
+
+			before = pmu_map_debug_comparisons;
+			c1 = pmu_map_hw_counters(&m, ev, &s1);
+			if (pmu_map_debug_comparisons == before)
+				direct++;
+			else
+				searched++;
+			c2 = pmu_map_hw_counters(&building, ev, &s2);
+			total++;
+			same += c1 == c2 && s1 == s2 &&
+				pmu_map_hw_counters(&m, ev, NULL) == c2;
+		}
+	}
+	CHECK(same == total,
+	      "map: frozen lookups (direct table) answer as the bisections: %u of %u events",
+	      same, total);
+	CHECK(direct == PMU_MAP_DIRECT,
+	      "map: %u events (hardware codes < %u, cache codes < %u) answered with no comparison (expected %u)",
+	      direct, PMU_MAP_DIRECT_HW, PMU_MAP_DIRECT_CACHE, PMU_MAP_DIRECT);
+	CHECK(pmu_map_hw_counters(&m, 0x10019, NULL) == 0x7FFF8 &&
+	      pmu_map_hw_counters(&m, 0x2, NULL) == 0x4 &&
+	      pmu_map_hw_counters(&m, 0x0, NULL) == 0,
+	      "map: direct table: DTLB read miss, instructions (fixed counter), event 0");
+}
+
+/*
+ * Raw rows in order are appended with no search; rows out of order, and
+ * repeats, still go through the checks: every row is found after the
+ * freeze, in order, and every repeat is refused.
+ */
+void test_map_raw_in_order(void)
+{
+	const uint64_t all = 0x00FFFFFFFFFFFFFFULL;
+	unsigned long before;
+	unsigned int i, found = 0, ordered = 1, n = 2000;
+	struct pmu_map_raw row, prev = { 0, 0, 0 };
+	int rc = 0;
+
+	pmu_map_init(&m);
+	before = pmu_map_debug_comparisons;
+	for (i = 0; i < n; i++)
+		rc |= pmu_map_add_raw(&m, 0x100000 + 2 * i, all, 0x8);
+	CHECK(rc == 0 && pmu_map_debug_comparisons - before < 2 * PMU_MAP_RAW_STAGE * 12,
+	      "map: %u raw rows in order added with %lu comparisons (appended, no search per row)",
+	      n, pmu_map_debug_comparisons - before);
+	CHECK(pmu_map_add_raw(&m, 0x100000 + 2 * (n - 1), all, 0x10) == PMU_MAP_ERR_DUPLICATE &&
+	      pmu_map_add_raw(&m, 0x100000 + 2 * 7, all, 0x10) == PMU_MAP_ERR_DUPLICATE,
+	      "map: in-order rows: a repeat of the last row and of an earlier row refused");
+	/* out of order: staged; then in-order rows go through the stage too */
+	CHECK(pmu_map_add_raw(&m, 0x100001, all, 0x10) == PMU_MAP_OK &&
+	      pmu_map_add_raw(&m, 0x100000 + 2 * n, all, 0x20) == PMU_MAP_OK &&
+	      pmu_map_add_raw(&m, 0x100000 + 2 * n, all, 0x20) == PMU_MAP_ERR_DUPLICATE &&
+	      pmu_map_add_raw(&m, 0x100001, all, 0x10) == PMU_MAP_ERR_DUPLICATE,
+	      "map: a row out of order and one after it added, their repeats refused");
+	/* another mask after the in-order group, then the first group again */
+	CHECK(pmu_map_add_raw(&m, 0x5, 0xFF, 0x40) == PMU_MAP_OK &&
+	      pmu_map_add_raw(&m, 0x100000 + 2 * n + 2, all, 0x80) == PMU_MAP_OK,
+	      "map: rows of a second mask, and of the first after it");
+	pmu_map_freeze(&m);
+	for (i = 0; pmu_map_raw_at(&m, i, &row); i++) {
+		if (i && (row.mask < prev.mask ||
+			  (row.mask == prev.mask && row.invariant <= prev.invariant)))
+			ordered = 0;
+		prev = row;
+	}
+	for (i = 0; i < n; i++)
+		found += pmu_map_raw_counters(&m, 0x100000 + 2 * i) == 0x8;
+	CHECK(i == n && found == n && ordered && pmu_map_nr_raw(&m) == n + 4,
+	      "map: after the freeze %u of %u in-order rows found, %u rows in lookup order",
+	      found, n, pmu_map_nr_raw(&m));
+	CHECK(pmu_map_raw_counters(&m, 0x100001) == 0x10 &&
+	      pmu_map_raw_counters(&m, 0x100000 + 2 * n) == 0x20 &&
+	      pmu_map_raw_counters(&m, 0x100000 + 2 * n + 2) == 0x80 &&
+	      pmu_map_raw_counters(&m, 0x105) == 0x40 &&
+	      pmu_map_raw_counters(&m, 0x100003) == 0,
+	      "map: the rows out of order and of the second mask found, a missing one not");
+}

@@ -298,20 +298,23 @@ void *tally_memmove(void *dst, const void *src, size_t n);
 
 static void test_copies(void)
 {
-	unsigned char buf[96], ref[96];
+	unsigned char buf[352], ref[352];
 	bool cpy_ok = true, move_ok = true, ret_ok = true;
 
-	/* every alignment of both ends and every length up to 40, with overlap */
+	/*
+	 * every alignment of both ends and every length up to 40, with
+	 * overlap; and 250..300, across the bulk copies' threshold (256)
+	 */
 	for (size_t d = 0; d < 24; d++) {
 		for (size_t s = 0; s < 24; s++) {
-			for (size_t n = 0; n <= 40; n++) {
+			for (size_t n = 0; n <= 300; n = n == 40 ? 250 : n + 1) {
 				for (size_t i = 0; i < sizeof(buf); i++)
 					buf[i] = ref[i] = (unsigned char)(i * 7 + 1);
 				memmove(ref + d, ref + s, n);
 				ret_ok &= tally_memmove(buf + d, buf + s, n) == buf + d;
 				move_ok &= memcmp(buf, ref, sizeof(buf)) == 0;
 				if (d + n <= s || s + n <= d) {
-					unsigned char out[96] = { 0 }, want[96] = { 0 };
+					unsigned char out[352] = { 0 }, want[352] = { 0 };
 
 					memcpy(want + d, buf + s, n);
 					ret_ok &= tally_memcpy(out + d, buf + s, n) == out + d;
