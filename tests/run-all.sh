@@ -20,6 +20,7 @@ suite_unit() {
 	local status=0
 	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
+	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
 	"$root/tests/dt/run.sh" "$out" || status=1
 	return $status
 }
