@@ -222,9 +222,13 @@ enum ntrace_itype {
 };
 
 /* Record flags */
-#define NTRACE_REC_TRAP_CAUSE_UNKNOWN	0x1	/* INTERRUPT record: a trap whose
-						   cause the source cannot tell:
-						   B-TYPE=1 instead of 3 */
+#define NTRACE_REC_TRAP_CAUSE_UNKNOWN	0x1	/* the trap after this instruction
+						   has a cause the source cannot
+						   tell: B-TYPE=1 instead of 3 */
+#define NTRACE_REC_TRAP_AFTER		0x2	/* this (retired, not indirect)
+						   instruction of any itype was
+						   followed by a trap, as itype
+						   INTERRUPT says for plain ones */
 
 struct ntrace_ingress {
 	uint64_t addr;		/* instruction address */

@@ -375,6 +375,19 @@ void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
 	default:	/* plain, direct jumps: inferable */
 		break;
 	}
+	if ((r->flags & NTRACE_REC_TRAP_AFTER) && e->pending != P_INDIRECT &&
+	    e->pending != P_RETURN) {
+		if (e->pending == P_DIRECT) {
+			/* the branch target is inferable: no address needed */
+			struct ntrace_msg m = { .tcode = NTRACE_TCODE_DIRECT_BRANCH,
+						.icnt = e->icnt };
+
+			emit_branch(e, &m);
+			e->icnt = 0;
+		}
+		set_pending(e, P_INDIRECT, r->flags & NTRACE_REC_TRAP_CAUSE_UNKNOWN ?
+				NTRACE_BTYPE_TRAP : NTRACE_BTYPE_INTERRUPT);
+	}
 	check_icnt_full(e);
 }
 
