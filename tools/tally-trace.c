@@ -695,6 +695,7 @@ struct decode_ctx {
 	int sbi_depth;
 	uint64_t sbi_count;
 	const char *sbi_label, *sbi_label2;
+	int sbi_label_depth;
 	struct prof_fn *sbis;
 	size_t nsbis, capsbis;
 	uint64_t sbi_calls[256];
@@ -786,12 +787,6 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 			if (ntrace_itype_is_call(p->itype)) {
 				set_depth(c, c->depth + 1);
 				c->stack[c->depth - 1] = name;
-				if (c->in_sbi && c->sbi_label && !c->sbi_label2 &&
-				    c->depth >= 2 && c->stack[c->depth - 2] == c->sbi_label)
-					c->sbi_label2 = name;
-				if (c->in_sbi && !c->sbi_label && ends_with(name, "_handle") &&
-				    strcmp(name, "sbi_ecall_handle"))
-					c->sbi_label = name;
 			} else if (p->itype == NTRACE_ITYPE_RETURN) {
 				set_depth(c, c->depth - 1);
 			}
@@ -805,6 +800,16 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 	if (c->stack[c->depth - 1] != name && strcmp(c->stack[c->depth - 1], name)) {
 		flame_flush(c);
 		c->stack[c->depth - 1] = name;
+	}
+	/* an SBI call is named by the extension handler it reaches (called
+	 * or tail-called from sbi_ecall_handle) and that handler's first callee */
+	if (c->in_sbi && !c->sbi_label && ends_with(name, "_handle") &&
+	    strcmp(name, "sbi_ecall_handle")) {
+		c->sbi_label = name;
+		c->sbi_label_depth = c->depth;
+	} else if (c->in_sbi && c->sbi_label && !c->sbi_label2 &&
+		   c->depth == c->sbi_label_depth + 1) {
+		c->sbi_label2 = name;
 	}
 	c->flame_run++;
 	if (c->in_sbi)

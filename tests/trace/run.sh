@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# N-Trace round trips on a real run: Tally boots to its S-mode test payload
+# under QEMU (one hart, -icount for a deterministic run); tally-trace records
+# it; the decoded address sequence must equal the one QEMU executed,
+# instruction for instruction, in branch-trace (BTM) and history (HTM) modes,
+# with and without the optimisations; the count must agree with a separate
+# -icount run.  Then the profile, and a bounded libFuzzer run of the decoder.
+#
+# Usage: tests/trace/run.sh <build-dir>
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$(realpath -m "${1:-$root/build}")
+fw="$out/platform/generic/firmware"
+tool="$out/host/tools/tally-trace"
+work="$out/trace"
+mkdir -p "$work"
+failures=0
+pass() { echo "PASS: trace: $*"; }
+fail() { echo "FAIL: trace: $*"; failures=$((failures + 1)); }
+
+make -s -C "$root/tools" O="$out/host/tools" || { fail "tools build"; exit 1; }
+elf="$fw/fw_payload.elf"
+payload="$fw/test_payload.elf"	# the S-mode payload's own symbols
+[[ -f $elf ]] || { fail "no $elf (run make first)"; exit 1; }
+qemu=(qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none
+      -serial null -bios "$fw/fw_payload.bin" -icount shift=0,sleep=off)
+
+# 1. record (BTM, Ownership messages on: privilege from QEMU's TB flags)
+t0=$(date +%s.%N)
+if timeout 300 "$tool" record --context -o "$work/boot.ntr" --addresses "$work/boot.addr" \
+	-- "${qemu[@]}" 2>"$work/record.log"; then
+	n=$(wc -l <"$work/boot.addr")
+	t1=$(date +%s.%N)
+	pass "record: Tally boot to the S-mode payload, $n instructions ($(tail -1 "$work/record.log" | sed 's/.*instructions, //'))"
+	echo "record seconds: $(echo "$t1 - $t0" | bc)" >"$work/record.time"
+else
+	fail "record: $(tail -3 "$work/record.log")"
+	exit 1
+fi
+
+# 2. decode the recorded stream with the ELF (+ the captured reset ROM words)
+if "$tool" decode -q --cfg "$work/boot.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
+	-o "$work/boot.dec" "$work/boot.ntr" && cmp -s "$work/boot.dec" "$work/boot.addr"; then
+	pass "decode of the recorded BTM stream == QEMU's executed sequence ($n instructions)"
+else
+	fail "decode of the recorded BTM stream differs from QEMU's executed sequence"
+fi
+
+# 3. the count against a separate plain -icount run (QEMU's own log)
+timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
+traces=$(grep -c '^Trace' "$work/icount.log")
+stopped=$(grep -c '^Stopped execution' "$work/icount.log")
+if [[ $((traces - stopped)) -eq $n ]]; then
+	pass "instruction count $n agrees with a separate -icount run"
+else
+	fail "instruction count $n, separate -icount run executed $((traces - stopped))"
+fi
+rm -f "$work/icount.log"
+
+# 4. every mode and option set: encode the executed addresses, decode, compare
+configs=(
+	"btm|--mode btm"
+	"btm+implicit-return|--mode btm --implicit-return 3"
+	"btm+repeat-branch|--mode btm --repeat-branch"
+	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr"
+	"btm+sync+tstamp+src|--mode btm --sync-mode 3 --sync-max 8 --tstamp --src-bits 4 --src-id 3"
+	"htm|--mode htm"
+	"htm+implicit-return|--mode htm --implicit-return 3"
+	"htm+repeat-history|--mode htm --repeat-history"
+	"htm+repeat-branch|--mode htm --repeat-branch"
+	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr"
+	"htm+small-limits|--mode htm --icnt-limit 100 --hist-bits 8 --sync-mode 1 --sync-max 2 --implicit-return 2 --stack-depth 4"
+	"htm+counting-return|--mode htm --implicit-return 1 --repeat-history"
+)
+echo "config bytes bits_per_instruction" >"$work/bits.txt"
+for c in "${configs[@]}"; do
+	name=${c%%|*}
+	opts=${c#*|}
+	# shellcheck disable=SC2086
+	if "$tool" encode -q $opts --elf "$elf" --code "$work/boot.ntr.code" -o "$work/$name.ntr" \
+		"$work/boot.addr" &&
+	   "$tool" decode -q --cfg "$work/$name.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
+		-o "$work/$name.dec" "$work/$name.ntr" &&
+	   cmp -s "$work/$name.dec" "$work/boot.addr"; then
+		bytes=$(stat -c %s "$work/$name.ntr")
+		bits=$(echo "scale=4; 8 * $bytes / $n" | bc)
+		echo "$name $bytes $bits" >>"$work/bits.txt"
+		pass "round trip $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction)"
+	else
+		fail "round trip $name: decoded sequence differs"
+	fi
+	rm -f "$work/$name.dec"
+done
+
+# 5. profile: per function and per SBI call, and a flame graph
+if "$tool" profile --cfg "$work/boot.ntr.cfg" --elf "$elf" --elf "$payload" --code "$work/boot.ntr.code" \
+	--svg "$work/boot.svg" "$work/boot.ntr" >"$work/profile.txt" 2>/dev/null &&
+   grep -q '^sbi_ecall_handle ' "$work/profile.txt" && grep -q '^dbcn_handle' "$work/profile.txt" &&
+   grep -q '<rect' "$work/boot.svg"; then
+	pass "profile: per-function and per-SBI-call tables, flame graph $work/boot.svg"
+else
+	fail "profile output incomplete ($work/profile.txt)"
+fi
+
+# 6. fuzz the decoder for a bounded number of runs
+if command -v clang-14 >/dev/null &&
+   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-I"$root/include" "$root/tests/trace/fuzz_decoder.c" "$root"/lib/ntrace/*.c \
+	-o "$work/fuzz_decoder" 2>"$work/fuzz-build.log"; then
+	rm -rf "$work/fuzz-corpus"
+	mkdir -p "$work/fuzz-corpus"
+	cp "$root"/tests/trace/fuzz-seeds/* "$work/fuzz-corpus/"
+	if "$work/fuzz_decoder" -runs=30000 -max_len=512 -seed=1 "$work/fuzz-corpus" \
+		>"$work/fuzz.log" 2>&1; then
+		pass "libFuzzer: 30000 decoder runs, no crash, no out-of-bounds access"
+	else
+		fail "libFuzzer found a crash: $(grep -m1 ERROR "$work/fuzz.log")"
+	fi
+else
+	echo "SKIP: trace: clang-14 with -fsanitize=fuzzer not available"
+fi
+[[ $failures -eq 0 ]]
