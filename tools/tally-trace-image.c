@@ -18,6 +18,7 @@ struct seg {
 	struct ntrace_insn *ins;
 	uint8_t *done;
 	bool page;
+	bool all_done;		/* every halfword classified (image_range) */
 };
 
 static struct seg *segs;
@@ -124,6 +125,24 @@ const struct ntrace_insn *image_lookup(void *ctx, uint64_t addr)
 	return &s->ins[off];
 }
 
+/* Decoder fast path: the whole segment, every halfword classified. */
+const struct ntrace_insn *image_range(void *ctx, uint64_t addr, uint64_t *base, uint64_t *end)
+{
+	struct seg *s = find_seg(addr);
+
+	if (!s)
+		return NULL;
+	if (!s->all_done) {
+		for (uint64_t a = s->base; a < s->base + s->size; a += 2)
+			if (!image_lookup(ctx, a))
+				s->ins[(a - s->base) / 2] = (struct ntrace_insn){ 0 };
+		s->all_done = true;
+	}
+	*base = s->base;
+	*end = s->base + (s->size & ~1ull);
+	return s->ins;
+}
+
 bool image_covers(uint64_t addr)
 {
 	struct seg *s = find_seg(addr);
@@ -154,6 +173,7 @@ void image_add_word(uint64_t addr, uint32_t word, unsigned len)
 		if (o / 2 < s->size / 2)
 			s->done[o / 2] = 0;
 	}
+	s->all_done = false;
 	s->done[(addr - page) / 2] = 0;
 	if (addr - page + len > 0x1000)	/* crosses the page: the next one too */
 		image_add_word(page + 0x1000, word >> (8 * (0x1000 - (addr - page))),

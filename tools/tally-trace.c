@@ -862,6 +862,7 @@ static int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace
 		usage();
 	buf = read_file(o->input, &len);
 	ntrace_dec_init(d, &cfg, image_lookup, exec_cb, event_cb, c);
+	d->range = image_range;
 	t0 = now_s();
 	ntrace_dec_buffer(d, buf, len);
 	*secs = now_s() - t0;

@@ -14,6 +14,7 @@ int image_save_words(const char *path);
 void image_add_word(uint64_t addr, uint32_t word, unsigned len);
 bool image_covers(uint64_t addr);
 const struct ntrace_insn *image_lookup(void *ctx, uint64_t addr);
+const struct ntrace_insn *image_range(void *ctx, uint64_t addr, uint64_t *base, uint64_t *end);
 const char *image_symbol(uint64_t addr, uint64_t *start);
 
 #endif

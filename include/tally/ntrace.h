@@ -316,6 +316,10 @@ bool ntrace_itype_is_call(unsigned itype);
 /* --- Chapter 11: decoder -------------------------------------------------- */
 /* Returns the classified instruction at addr, or NULL if no code is known. */
 typedef const struct ntrace_insn *(*ntrace_lookup_fn)(void *ctx, uint64_t addr);
+/* Optional fast path: the classified instructions of the whole code region
+ * holding addr, one per halfword from *base up to *end (NULL if none). */
+typedef const struct ntrace_insn *(*ntrace_range_fn)(void *ctx, uint64_t addr,
+						     uint64_t *base, uint64_t *end);
 /* One executed instruction; flags NTRACE_EXEC_TRAPPED for the instruction
  * that raised an exception (it did not retire). */
 #define NTRACE_EXEC_TRAPPED	0x1
@@ -332,6 +336,9 @@ struct ntrace_hist_chunk {
 struct ntrace_decoder {
 	struct ntrace_config cfg;
 	ntrace_lookup_fn lookup;
+	ntrace_range_fn range;		/* optional, set after ntrace_dec_init */
+	const struct ntrace_insn *win;	/* cached range */
+	uint64_t win_base, win_end;
 	ntrace_exec_fn exec;
 	ntrace_event_fn event;
 	void *ctx;

@@ -35,6 +35,9 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
 {
 	d->cfg = *cfg;
 	d->lookup = lookup;
+	d->range = 0;
+	d->win = 0;
+	d->win_base = d->win_end = 0;
 	d->exec = exec;
 	d->event = event;
 	d->ctx = ctx;
@@ -131,6 +134,24 @@ static int take_hist(struct ntrace_decoder *d)
  * DirectBranch (the last instruction is a taken branch).  An indirect jump
  * ending a final range is left for the caller (*last set, d->pc at it).
  */
+/* The instruction at pc: from the cached code range when there is one. */
+static const struct ntrace_insn *insn_at(struct ntrace_decoder *d, uint64_t pc)
+{
+	if (pc - d->win_base < d->win_end - d->win_base)
+		return &d->win[(pc - d->win_base) >> 1];
+	if (d->range) {
+		const struct ntrace_insn *w = d->range(d->ctx, pc, &d->win_base, &d->win_end);
+
+		if (w && !(pc & 1) && pc - d->win_base < d->win_end - d->win_base &&
+		    !((pc - d->win_base) & 1)) {
+			d->win = w;
+			return &w[(pc - d->win_base) >> 1];
+		}
+		d->win_base = d->win_end = 0;
+	}
+	return d->lookup(d->ctx, pc);
+}
+
 static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		const struct ntrace_insn **last)
 {
@@ -138,7 +159,7 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 
 	*last = 0;
 	while (d->icnt) {
-		const struct ntrace_insn *in = d->lookup(d->ctx, d->pc);
+		const struct ntrace_insn *in = insn_at(d, d->pc);
 		uint64_t next;
 		unsigned units;
 		bool end;

@@ -464,6 +464,7 @@ int ntrace_parse_next(struct ntrace_parser *p, struct ntrace_msg *m)
 	size_t start, j;
 	int err;
 
+	*m = (struct ntrace_msg){ 0 };	/* defined even after an error */
 	while (p->pos < p->len && p->buf[p->pos] == NTRACE_IDLE) {
 		p->pos++;
 		p->idle_bytes++;

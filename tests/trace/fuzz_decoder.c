@@ -75,8 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.xlen = (data[0] >> 5) & 1 ? 32 : 64;
 	/* every message formats without overflowing the text buffer */
 	ntrace_parser_init(&p, &cfg, data + 1, size - 1);
-	while (ntrace_parse_next(&p, &m) != NTRACE_END)
-		ntrace_msg_format(&cfg, &m, text, sizeof(text));
+	for (int rc; (rc = ntrace_parse_next(&p, &m)) != NTRACE_END;)
+		ntrace_msg_format(&cfg, &m, text, sizeof(text));	/* errors too */
 	ntrace_dec_init(&d, &cfg, lookup, exec_cb, NULL, &executed);
 	ntrace_dec_buffer(&d, data + 1, size - 1);
 	return 0;
