@@ -635,6 +635,20 @@ static void test_corrupt(void)
 		      ntrace_strerror(rc1));
 	}
 	{
+		/* after a framing error the message is still fully defined (the
+		 * fuzzer found a caller reading an uninitialised has_tstamp) */
+		uint8_t s[] = { 0x26, 0x03 };
+		struct ntrace_parser p;
+		struct ntrace_msg g;
+		int rc;
+
+		memset(&g, 0xaa, sizeof(g));
+		ntrace_parser_init(&p, &c, s, sizeof(s));
+		rc = ntrace_parse_next(&p, &g);
+		CHECK(rc == NTRACE_E_MSEO && g.tcode == 0 && g.has_tstamp == 0 && g.icnt == 0,
+		      "a framing error leaves the message zeroed, not stale");
+	}
+	{
 		/* a stream of zeros is one endless message: too long, no hang */
 		static uint8_t zeros[1000];
 		struct ntrace_parser p;
