@@ -328,7 +328,7 @@ struct feeder {
 	uint64_t q_pc[3];
 	uint8_t q_priv[3];
 	int qn;
-	uint64_t executed, unknown_code, traps;
+	uint64_t executed, unknown_code, traps, restarted;
 	/* --bench: records kept, encoded afterwards on their own clock */
 	struct ntrace_ingress *recs;
 	size_t nrecs, caprecs;
@@ -346,6 +346,18 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	struct ntrace_ingress r = { .addr = pc, .priv = priv, .tstamp = fd->executed };
 	uint64_t seq;
 
+	/*
+	 * The same address twice in a row from an instruction that cannot
+	 * jump to itself: QEMU aborted the first execution and ran it again
+	 * (under -icount, an MMIO access restarts its TB): not retired.
+	 */
+	if (has_next && next == pc && (!in || in->kind == NTRACE_K_PLAIN ||
+				       in->kind == NTRACE_K_TRAP ||
+				       ((in->kind == NTRACE_K_BRANCH || in->kind == NTRACE_K_JUMP) &&
+					in->target != pc))) {
+		fd->restarted++;
+		return;
+	}
 	fd->executed++;
 	if (fd->addresses)
 		fprintf(fd->addresses, "%llx\n", (unsigned long long)pc);
@@ -571,10 +583,11 @@ static int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 	if (!o->quiet)
 		fprintf(stderr,
 			"tally-trace: %llu instructions, %llu messages, %zu bytes, %.3f bits/instruction, "
-			"%llu traps, %llu without code, %.2f s\n",
+			"%llu traps, %llu without code, %llu restarted, %.2f s\n",
 			(unsigned long long)fd->executed, (unsigned long long)fd->enc.messages,
 			fd->out.n, fd->executed ? 8.0 * (double)fd->out.n / (double)fd->executed : 0.0,
-			(unsigned long long)fd->traps, (unsigned long long)fd->unknown_code, secs);
+			(unsigned long long)fd->traps, (unsigned long long)fd->unknown_code,
+			(unsigned long long)fd->restarted, secs);
 	return fd->enc.error ? 1 : 0;
 }
 
