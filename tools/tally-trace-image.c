@@ -150,68 +150,122 @@ bool image_covers(uint64_t addr)
 	return s && (!s->known || s->known[(addr - s->base) / 2]);
 }
 
-/* A captured instruction (in_asm, Spike log): bytes at addr. */
-void image_add_word(uint64_t addr, uint32_t word, unsigned len)
+/*
+ * Captured code (in_asm, Spike logs) changes while a program runs (Linux
+ * patches itself, processes share virtual addresses), so every change is
+ * logged with the index of the next instruction to execute; the decoder
+ * applies the changes as it reaches those indexes (image_apply_words).
+ */
+struct word_change {
+	uint64_t index, addr;
+	uint16_t half;
+};
+static struct word_change *changes;
+static size_t nchanges, capchanges, applied;
+uint64_t image_word_index;
+
+static void redecode(struct seg *s, uint64_t off)
 {
-	uint64_t page = addr & ~0xfffull;
+	s->done[off] = 0;
+	if (s->all_done && !image_lookup(NULL, s->base + off * 2))
+		s->ins[off] = (struct ntrace_insn){ 0 };
+}
+
+/* One halfword at addr; true if it changed. */
+static bool set_half(uint64_t addr, uint16_t half)
+{
+	uint64_t page = addr & ~0xfffull, o = addr - page;
 	struct seg *s = NULL;
 
 	for (size_t i = 0; i < nsegs; i++) {
 		if (!segs[i].page && addr - segs[i].base < segs[i].size)
-			return;		/* the ELF image has it */
+			return false;		/* the ELF image has it */
 		if (segs[i].page && segs[i].base == page)
 			s = &segs[i];
 	}
 	if (!s)
 		s = add_seg(page, 0x1000, true);
-	for (unsigned i = 0; i < len; i++) {
-		uint64_t o = addr - page + i;
-
-		s->bytes[o] = (uint8_t)(word >> (8 * i));	/* may spill into the pad */
-		if (o / 2 < s->size / 2 + 1)
-			s->known[o / 2] = 1;
-		if (o / 2 < s->size / 2)
-			s->done[o / 2] = 0;
+	if (s->known[o / 2] && s->bytes[o] == (uint8_t)half && s->bytes[o + 1] == half >> 8)
+		return false;
+	s->bytes[o] = (uint8_t)half;
+	s->bytes[o + 1] = (uint8_t)(half >> 8);
+	s->known[o / 2] = 1;
+	redecode(s, o / 2);
+	if (o) {
+		redecode(s, o / 2 - 1);	/* a 32-bit instruction ending here */
+	} else {
+		/* the previous page's pad serves a 32-bit instruction at its end */
+		for (size_t i = 0; i < nsegs; i++)
+			if (segs[i].page && segs[i].base == page - 0x1000) {
+				segs[i].bytes[0x1000] = (uint8_t)half;
+				segs[i].bytes[0x1001] = (uint8_t)(half >> 8);
+				redecode(&segs[i], 0x1000 / 2 - 1);
+			}
 	}
-	s->all_done = false;
-	s->done[(addr - page) / 2] = 0;
-	if (addr - page + len > 0x1000)	/* crosses the page: the next one too */
-		image_add_word(page + 0x1000, word >> (8 * (0x1000 - (addr - page))),
-			       (unsigned)(addr - page + len - 0x1000));
+	return true;
 }
 
-/* Writes every captured word (for the decoder of a recorded trace). */
+static void log_change(uint64_t index, uint64_t addr, uint16_t half)
+{
+	if (nchanges == capchanges) {
+		capchanges = capchanges ? capchanges * 2 : 4096;
+		changes = xrealloc(changes, capchanges * sizeof(*changes));
+	}
+	changes[nchanges++] = (struct word_change){ index, addr, half };
+}
+
+void image_add_word(uint64_t addr, uint32_t word, unsigned len)
+{
+	for (unsigned i = 0; i + 2 <= len; i += 2) {
+		uint16_t half = (uint16_t)(word >> (8 * i));
+
+		if (set_half(addr + i, half))
+			log_change(image_word_index, addr + i, half);
+	}
+}
+
+/* Writes every captured change: "index address halfword" a line. */
 int image_save_words(const char *path)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return -1;
-	for (size_t i = 0; i < nsegs; i++) {
-		struct seg *s = &segs[i];
-
-		if (!s->page)
-			continue;
-		for (uint64_t o = 0; o < s->size; o += 2)
-			if (s->known[o / 2])
-				fprintf(f, "%llx %02x%02x\n", (unsigned long long)(s->base + o),
-					s->bytes[o + 1], s->bytes[o]);
-	}
+	for (size_t i = 0; i < nchanges; i++)
+		fprintf(f, "%llu %llx %04x\n", (unsigned long long)changes[i].index,
+			(unsigned long long)changes[i].addr, changes[i].half);
 	return fclose(f);
 }
 
+/* Loads changes; those at index 0 apply now, the others as decoding goes. */
 int image_load_words(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	unsigned long long a;
+	unsigned long long idx, a;
 	unsigned w;
 
 	if (!f)
 		return -1;
-	while (fscanf(f, "%llx %x", &a, &w) == 2)
-		image_add_word(a, w, 2);
+	while (fscanf(f, "%llu %llx %x", &idx, &a, &w) == 3)
+		log_change(idx, a, (uint16_t)w);
 	fclose(f);
+	applied = 0;
+	image_apply_words(0);
 	return 0;
+}
+
+/* Applies the changes logged before instruction number index. */
+void image_apply_words(uint64_t index)
+{
+	while (applied < nchanges && changes[applied].index <= index) {
+		set_half(changes[applied].addr, changes[applied].half);
+		applied++;
+	}
+}
+
+bool image_words_pending(void)
+{
+	return applied < nchanges;
 }
 
 int image_load_raw(const char *path, uint64_t base)
@@ -256,8 +310,22 @@ static int sym_cmp(const void *a, const void *b)
 	return (y->size > 0) - (x->size > 0);	/* sized (function) symbols first */
 }
 
-/* ELF32/ELF64 little-endian: PT_LOAD segments with file bytes, symbols. */
+static int load_elf(const char *path, bool code);
+
 int image_load_elf(const char *path)
+{
+	return load_elf(path, true);
+}
+
+/* Symbols only: for code that changes at run time (Linux), whose bytes
+ * must come from the captured words. */
+int image_load_symbols(const char *path)
+{
+	return load_elf(path, false);
+}
+
+/* ELF32/ELF64 little-endian: PT_LOAD segments with file bytes, symbols. */
+static int load_elf(const char *path, bool code)
 {
 	FILE *f = fopen(path, "rb");
 	unsigned char *b;
@@ -285,7 +353,8 @@ int image_load_elf(const char *path)
 		return -1;
 	}
 	is64 = b[EI_CLASS] == ELFCLASS64;
-	image_xlen = is64 ? 64 : 32;
+	if (code)
+		image_xlen = is64 ? 64 : 32;
 #define FIELD(s64, s32, f) (is64 ? (uint64_t)((const s64 *)p)->f : (uint64_t)((const s32 *)p)->f)
 	{
 		const unsigned char *p = b;
@@ -307,7 +376,7 @@ int image_load_elf(const char *path)
 			off = FIELD(Elf64_Phdr, Elf32_Phdr, p_offset);
 			va = FIELD(Elf64_Phdr, Elf32_Phdr, p_vaddr);
 			fsz = FIELD(Elf64_Phdr, Elf32_Phdr, p_filesz);
-			if (type != PT_LOAD || !fsz || off + fsz > (uint64_t)n)
+			if (!code || type != PT_LOAD || !fsz || off + fsz > (uint64_t)n)
 				continue;
 			s = add_seg(va, fsz, false);
 			memcpy(s->bytes, b + off, fsz);

@@ -55,7 +55,8 @@ static void usage(void)
 		"  --ext-addr                trTeInstExtendAddrMSB\n"
 		"  --context                 trTeContext (Ownership messages)\n"
 		"  --xlen 32|64\n"
-		"code: --elf FILE (repeat), --raw FILE@ADDR, --code T.ntr.code, --cfg T.ntr.cfg\n"
+		"code: --elf FILE (repeat), --raw FILE@ADDR, --code T.ntr.code, --cfg T.ntr.cfg,\n"
+		"      --syms FILE (symbols only: code that changes at run time comes from --code)\n"
 		"output: -o FILE, --addresses FILE, --symbols, --svg FILE\n"
 		"encode --bench: time the encoder alone (records kept in memory first)\n");
 	exit(2);
@@ -146,6 +147,8 @@ static void load_code_arg(const char *kind, const char *arg)
 
 	if (!strcmp(kind, "--elf")) {
 		rc = image_load_elf(arg);
+	} else if (!strcmp(kind, "--syms")) {
+		rc = image_load_symbols(arg);
 	} else if (!strcmp(kind, "--code")) {
 		rc = image_load_words(arg);
 	} else {
@@ -226,7 +229,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--xlen")) {
 			NEEDV();
 			cfg.xlen = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--elf") || !strcmp(a, "--raw") || !strcmp(a, "--code")) {
+		} else if (!strcmp(a, "--elf") || !strcmp(a, "--raw") || !strcmp(a, "--code") ||
+			   !strcmp(a, "--syms")) {
 			NEEDV();
 			load_code_arg(a, v);
 			o->nelf += !strcmp(a, "--elf");
@@ -329,6 +333,7 @@ struct feeder {
 	uint8_t q_priv[3];
 	int qn;
 	uint64_t executed, unknown_code, traps, restarted;
+	bool replay_code;	/* encode with --code: apply its changes in order */
 	/* --bench: records kept, encoded afterwards on their own clock */
 	struct ntrace_ingress *recs;
 	size_t nrecs, caprecs;
@@ -342,10 +347,13 @@ struct feeder {
 static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_next, uint64_t next)
 {
 	static const struct ntrace_insn unknown = { .len = 4, .kind = NTRACE_K_PLAIN };
-	const struct ntrace_insn *in = image_lookup(NULL, pc);
+	const struct ntrace_insn *in;
 	struct ntrace_ingress r = { .addr = pc, .priv = priv, .tstamp = fd->executed };
 	uint64_t seq;
 
+	if (fd->replay_code)
+		image_apply_words(fd->executed);
+	in = image_lookup(NULL, pc);
 	/*
 	 * The same address twice in a row from an instruction that cannot
 	 * jump to itself: QEMU aborted the first execution and ran it again
@@ -502,8 +510,10 @@ static void parse_line(struct feeder *fd, const char *line)
 			w++;
 		while (is_hex((unsigned char)w[digits]))
 			digits++;
-		if (digits == 4 || digits == 8)
+		if (digits == 4 || digits == 8) {
+			image_word_index = fd->executed + (uint64_t)fd->qn;
 			image_add_word(a, (uint32_t)strtoul(w, NULL, 16), (unsigned)digits / 2);
+		}
 		return;
 	}
 	if (!strncmp(line, "core", 4)) {
@@ -527,6 +537,7 @@ static void parse_line(struct feeder *fd, const char *line)
 		if (p) {
 			unsigned long w = strtoul(p + 1, &e, 16);
 
+			image_word_index = fd->executed + (uint64_t)fd->qn;
 			image_add_word(pc, (uint32_t)w, (unsigned)(e - p - 3) / 2);
 		}
 		feed(fd, pc, (uint8_t)priv);
@@ -546,6 +557,7 @@ static void parse_line(struct feeder *fd, const char *line)
 static void feeder_init(struct feeder *fd, const struct opts *o)
 {
 	memset(fd, 0, sizeof(*fd));
+	fd->replay_code = o->code != NULL;
 	if (o->bench) {
 		fd->caprecs = 1 << 20;
 		fd->recs = malloc(fd->caprecs * sizeof(*fd->recs));
@@ -743,6 +755,8 @@ struct decode_ctx {
 	uint64_t sbi_calls[256];
 	struct flame *flame;
 	uint64_t flame_run;
+	uint64_t count;		/* instructions executed so far */
+	bool words_pending;
 };
 
 static struct prof_fn *prof_slot(struct prof_fn **arr, size_t *n, size_t *cap, const char *name)
@@ -867,6 +881,12 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	struct decode_ctx *c = ctx;
 	const char *name = NULL;
 
+	/* code captured later in the run applies from its instruction on */
+	if (c->words_pending) {
+		image_apply_words(++c->count);
+		c->words_pending = image_words_pending();
+	}
+
 	if (c->symbols || c->profile)
 		name = image_symbol(pc, NULL);
 	if (c->profile) {
@@ -905,6 +925,7 @@ static int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace
 	buf = read_file(o->input, &len);
 	ntrace_dec_init(d, &cfg, image_lookup, exec_cb, event_cb, c);
 	d->range = image_range;
+	c->words_pending = image_words_pending();
 	t0 = now_s();
 	ntrace_dec_buffer(d, buf, len);
 	*secs = now_s() - t0;
