@@ -285,6 +285,8 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_config *cfg,
 		    ntrace_sink_fn sink, void *ctx);
 /* One ingress-port record (program order). */
 void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r);
+/* Messages were lost: sends Error; the next record restarts with SYNC=7. */
+void ntrace_enc_lost(struct ntrace_encoder *e);
 /* Trace stops: flushes and sends ProgTraceCorrelation. */
 void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode);
 

@@ -416,3 +416,19 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode)
 	e->hist = 1;
 	e->started = false;
 }
+
+/*
+ * Messages were lost (an output FIFO overflowed): an Error message, then the
+ * next record restarts the trace with ProgTraceSync SYNC=7 (chapter 7.4).
+ */
+void ntrace_enc_lost(struct ntrace_encoder *e)
+{
+	struct ntrace_msg m = { .tcode = NTRACE_TCODE_ERROR, .etype = 0, .ecode = 1 };
+
+	e->pending = P_NONE;
+	e->bcnt = 0;
+	e->rep_count = 0;
+	emit_raw(e, &m);
+	e->started = false;
+	e->start_sync = NTRACE_SYNC_FIFO_OVERRUN;
+}

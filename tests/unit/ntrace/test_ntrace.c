@@ -934,6 +934,57 @@ static void test_decoder_resync(void)
 	free(d);
 }
 
+static void test_lost_messages(void)
+{
+	/* records 5000..5999 lost: Error, then ProgTraceSync SYNC=7; the
+	 * decoder reports the loss and decodes the rest exactly */
+	struct ntrace_ingress *rec = calloc(20000, sizeof(*rec));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_config c = cfg_default();
+	struct ntrace_encoder e;
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+	int nrec, errors_msgs = 0, sync7 = 0, ok;
+	size_t tail;
+
+	load_program();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	nrec = run_model(rec, 20000, 5, &expect_trail);
+	ntrace_enc_init(&e, &c, sink, s);
+	for (int i = 0; i < nrec; i++) {
+		if (i == 5000)
+			ntrace_enc_lost(&e);
+		if (i < 5000 || i >= 6000)
+			ntrace_enc_retire(&e, &rec[i]);
+	}
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	ntrace_parser_init(&p, &c, s->b, s->n);
+	while (ntrace_parse_next(&p, &m) == NTRACE_OK) {
+		errors_msgs += m.tcode == NTRACE_TCODE_ERROR;
+		sync7 += m.tcode == NTRACE_TCODE_PROG_TRACE_SYNC && m.sync == NTRACE_SYNC_FIFO_OVERRUN;
+	}
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	/* the decoded tail is the run from record 6000 on (the model trail has
+	 * one entry per record; the very last may stay pending at the stop) */
+	tail = (size_t)(nrec - 6000 - 1);
+	ok = d->errors == 1 && d->last_error == NTRACE_E_LOST && errors_msgs == 1 && sync7 == 1 &&
+	     got.n >= tail &&
+	     (memcmp(got.a + got.n - tail, expect_trail.a + 6000, tail * sizeof(got.a[0])) == 0 ||
+	      memcmp(got.a + got.n - tail, expect_trail.a + 6001, tail * sizeof(got.a[0])) == 0);
+	if (!ok)
+		printf("    errors %llu (%s), Error messages %d, SYNC=7 %d, decoded %zu\n",
+		       (unsigned long long)d->errors, ntrace_strerror(d->last_error), errors_msgs,
+		       sync7, got.n);
+	CHECK(ok, "lost messages: Error then ProgTraceSync SYNC=7; the decoder reports '%s' and "
+	      "resumes exactly", ntrace_strerror(NTRACE_E_LOST));
+	free(rec);
+	free(s);
+	free(d);
+}
+
 static void test_isa(void)
 {
 	struct ntrace_insn in;
@@ -991,6 +1042,7 @@ int main(int argc, char **argv)
 	test_corrupt();
 	test_model_round_trips();
 	test_decoder_resync();
+	test_lost_messages();
 	printf("%s%d checks, %d failed\n", prefix, checks, failures);
 	return failures ? 1 : 0;
 }
