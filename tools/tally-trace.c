@@ -753,6 +753,11 @@ struct decode_ctx {
 	struct prof_fn *sbis;
 	size_t nsbis, capsbis;
 	uint64_t sbi_calls[256];
+	/* functions of the current SBI call, and per label */
+	struct prof_fn *ep;
+	size_t nep, capep;
+	struct prof_fn *lab_fns[256];
+	size_t lab_n[256], lab_cap[256];
 	struct flame *flame;
 	uint64_t flame_run;
 	uint64_t count;		/* instructions executed so far */
@@ -818,6 +823,7 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 				c->in_sbi = true;
 				c->sbi_depth = c->ntraps;
 				c->sbi_count = 0;
+				c->nep = 0;
 				c->sbi_label = c->sbi_label2 = NULL;
 			}
 			set_depth(c, c->depth + 1);
@@ -833,6 +839,9 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 				s = prof_slot(&c->sbis, &c->nsbis, &c->capsbis, strdup(label));
 				s->count += c->sbi_count;
 				c->sbi_calls[(size_t)(s - c->sbis) % 256]++;
+				for (size_t k = 0, l = (size_t)(s - c->sbis) % 256; k < c->nep; k++)
+					prof_slot(&c->lab_fns[l], &c->lab_n[l], &c->lab_cap[l],
+						  c->ep[k].name)->count += c->ep[k].count;
 				c->in_sbi = false;
 			}
 			if (c->ntraps)
@@ -868,8 +877,10 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 		c->sbi_label2 = name;
 	}
 	c->flame_run++;
-	if (c->in_sbi)
+	if (c->in_sbi) {
 		c->sbi_count++;
+		prof_slot(&c->ep, &c->nep, &c->capep, name)->count++;
+	}
 	prof_slot(&c->fns, &c->nfns, &c->capfns, name)->count++;
 	c->prev_pc = pc;
 	c->prev_in = in;
@@ -1182,6 +1193,20 @@ static int cmd_profile(struct opts *o)
 			printf("%-56s %8llu %12llu %10.1f\n", rows[i].f.name,
 			       (unsigned long long)rows[i].calls, (unsigned long long)rows[i].f.count,
 			       rows[i].calls ? (double)rows[i].f.count / (double)rows[i].calls : 0.0);
+		printf("\nwhere the instructions of each SBI call go (per call, trap entry to MRET)\n");
+		for (size_t i = 0; i < c.nsbis && i < 256; i++) {
+			size_t nf = c.lab_n[i];
+
+			if (!rows[i].calls)
+				continue;
+			qsort(c.lab_fns[i], nf, sizeof(*c.lab_fns[i]), cmp_fn);
+			printf("%s (%.1f per call):", rows[i].f.name,
+			       (double)rows[i].f.count / (double)rows[i].calls);
+			for (size_t k = 0; k < nf && k < 8; k++)
+				printf(" %s %.1f;", c.lab_fns[i][k].name,
+				       (double)c.lab_fns[i][k].count / (double)rows[i].calls);
+			printf("\n");
+		}
 		free(rows);
 	}
 	if (o->svg) {
