@@ -175,14 +175,10 @@ static void redecode(struct seg *s, uint64_t off)
 static bool set_half(uint64_t addr, uint16_t half)
 {
 	uint64_t page = addr & ~0xfffull, o = addr - page;
-	struct seg *s = NULL;
+	struct seg *s = find_seg(addr);
 
-	for (size_t i = 0; i < nsegs; i++) {
-		if (!segs[i].page && addr - segs[i].base < segs[i].size)
-			return false;		/* the ELF image has it */
-		if (segs[i].page && segs[i].base == page)
-			s = &segs[i];
-	}
+	if (s && !s->page)
+		return false;		/* the ELF image has it */
 	if (!s)
 		s = add_seg(page, 0x1000, true);
 	if (s->known[o / 2] && s->bytes[o] == (uint8_t)half && s->bytes[o + 1] == half >> 8)

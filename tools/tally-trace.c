@@ -460,6 +460,54 @@ static void feed_end(struct feeder *fd)
 	ntrace_enc_stop(&fd->enc, NTRACE_EVCODE_TRACE_DISABLED);
 }
 
+/*
+ * QEMU names each executed block by its host address; with -singlestep a
+ * block is one instruction, whose word in_asm printed when it was
+ * translated.  Remembering word by block, each executed instruction's own
+ * word is known even when other code has since been translated at the same
+ * address (another process, patched kernel text).
+ */
+#define TBMAP_SIZE (1u << 20)
+struct tb_word {
+	uint64_t host, pc;
+	uint32_t word;
+	uint8_t len;
+};
+static struct tb_word *tbmap;
+static struct {
+	uint64_t pc;
+	uint32_t word;
+	uint8_t len;
+	bool valid;
+} last_asm;
+
+static struct tb_word *tb_slot(uint64_t host)
+{
+	uint64_t h = (host >> 4) * 0x9e3779b97f4a7c15ull;
+
+	if (!tbmap) {
+		tbmap = calloc(TBMAP_SIZE, sizeof(*tbmap));
+		if (!tbmap)
+			exit(2);
+	}
+	return &tbmap[(h >> 40) & (TBMAP_SIZE - 1)];	/* a collision just forgets */
+}
+
+static void tb_executed(struct feeder *fd, uint64_t host, uint64_t pc)
+{
+	struct tb_word *t = tb_slot(host);
+
+	if (last_asm.valid && last_asm.pc == pc) {
+		*t = (struct tb_word){ host, pc, last_asm.word, last_asm.len };
+		last_asm.valid = false;
+		return;
+	}
+	if (t->host == host && t->pc == pc && t->len) {
+		image_word_index = fd->executed + (uint64_t)fd->qn;
+		image_add_word(pc, t->word, t->len);	/* logs only a change */
+	}
+}
+
 static bool is_hex(int c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -476,9 +524,11 @@ static void parse_line(struct feeder *fd, const char *line)
 	char *e;
 
 	if (!strncmp(line, "Trace ", 6)) {
-		unsigned long long pc;
+		unsigned long long pc, host;
 		unsigned long flags;
 
+		p = strchr(line, ':');
+		host = p ? strtoull(p + 1, NULL, 16) : 0;
 		p = strchr(line, '[');
 		if (!p)
 			return;
@@ -489,6 +539,8 @@ static void parse_line(struct feeder *fd, const char *line)
 		if (*e != '/')
 			return;
 		flags = strtoul(e + 1, &e, 16);
+		if (host)
+			tb_executed(fd, host, pc);
 		/* riscv TB flags: bits 2..0 are the MMU index = privilege
 		 * (except under MSTATUS.MPRV, which only changes data accesses) */
 		feed(fd, pc, (uint8_t)(flags & 3));
@@ -511,8 +563,14 @@ static void parse_line(struct feeder *fd, const char *line)
 		while (is_hex((unsigned char)w[digits]))
 			digits++;
 		if (digits == 4 || digits == 8) {
+			uint32_t word = (uint32_t)strtoul(w, NULL, 16);
+
 			image_word_index = fd->executed + (uint64_t)fd->qn;
-			image_add_word(a, (uint32_t)strtoul(w, NULL, 16), (unsigned)digits / 2);
+			image_add_word(a, word, (unsigned)digits / 2);
+			last_asm.pc = a;
+			last_asm.word = word;
+			last_asm.len = (uint8_t)(digits / 2);
+			last_asm.valid = true;
 		}
 		return;
 	}
