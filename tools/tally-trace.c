@@ -35,6 +35,7 @@ static struct ntrace_config cfg;
 struct opts {
 	const char *out, *addresses, *svg, *cfgfile, *code, *input;
 	bool symbols, quiet, bench;
+	uint64_t max_instructions;
 	char **qemu;
 	int nelf;
 };
@@ -58,7 +59,8 @@ static void usage(void)
 		"code: --elf FILE (repeat), --raw FILE@ADDR, --code T.ntr.code, --cfg T.ntr.cfg,\n"
 		"      --syms FILE (symbols only: code that changes at run time comes from --code)\n"
 		"output: -o FILE, --addresses FILE, --symbols, --svg FILE\n"
-		"encode --bench: time the encoder alone (records kept in memory first)\n");
+		"encode --bench: time the encoder alone (records kept in memory first)\n"
+		"record --max-instructions N: stop QEMU after N instructions\n");
 	exit(2);
 }
 
@@ -250,6 +252,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->svg = v;
 		} else if (!strcmp(a, "--symbols")) {
 			o->symbols = true;
+		} else if (!strcmp(a, "--max-instructions")) {
+			NEEDV();
+			o->max_instructions = strtoull(v, NULL, 0);
 		} else if (!strcmp(a, "--bench")) {
 			o->bench = true;
 		} else if (!strcmp(a, "-q")) {
@@ -661,13 +666,16 @@ static int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 	return fd->enc.error ? 1 : 0;
 }
 
-static int read_log(struct feeder *fd, FILE *in)
+static int read_log(struct feeder *fd, FILE *in, uint64_t max)
 {
 	char *line = NULL;
 	size_t cap = 0;
 
-	while (getline(&line, &cap, in) > 0)
+	while (getline(&line, &cap, in) > 0) {
 		parse_line(fd, line);
+		if (max && fd->executed >= max)
+			break;		/* enough: the trace ends here */
+	}
 	free(line);
 	return 0;
 }
@@ -684,7 +692,7 @@ static int cmd_encode(struct opts *o)
 		return 2;
 	}
 	feeder_init(fd, o);
-	read_log(fd, in);
+	read_log(fd, in, o->max_instructions);
 	rc = feeder_finish(fd, o, now_s() - t0);
 	free(fd);
 	return rc;
@@ -728,10 +736,17 @@ static int cmd_record(struct opts *o)
 	feeder_init(fd, o);
 	if (in) {
 		setvbuf(in, NULL, _IOFBF, 1 << 20);
-		read_log(fd, in);
+		read_log(fd, in, o->max_instructions);
+		if (o->max_instructions && fd->executed >= o->max_instructions) {
+			kill(pid, SIGTERM);	/* QEMU, started above */
+			status = 0;
+			waitpid(pid, NULL, 0);
+			pid = -1;
+		}
 		fclose(in);
 	}
-	waitpid(pid, &status, 0);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
 	unlink(fifo);
 	rmdir(dir);
 	rc = feeder_finish(fd, o, now_s() - t0);

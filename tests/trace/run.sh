@@ -113,7 +113,30 @@ else
 fi
 rm -f "$work/sbi.dec"
 
-# 6. profile: per function and per SBI call, and a flame graph
+# 6. Linux (one hart, -icount) to its init's poweroff, BTM with every option:
+#    minutes of recording and about 2 GB of addresses, so only on request
+#    (TRACE_LINUX=1) and with the Linux test artefacts built (suite linux).
+linux="$out/linux"
+if [[ ${TRACE_LINUX:-0} != 1 ]]; then
+	echo "SKIP: trace: Linux boot round trip (set TRACE_LINUX=1; several minutes)"
+elif [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ]]; then
+	echo "SKIP: trace: Linux boot round trip: no $linux/Image, obj/vmlinux, initramfs.cpio (suite linux builds them)"
+elif timeout 3600 "$tool" record --context --implicit-return 3 --repeat-branch --ext-addr \
+	-o "$work/linux.ntr" --addresses "$work/linux.addr" -- \
+	qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none \
+	-serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image" \
+	-initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon" \
+	-icount shift=0,sleep=off 2>"$work/linux-record.log" &&
+   "$tool" decode -q --cfg "$work/linux.ntr.cfg" --syms "$linux/obj/vmlinux" \
+	--code "$work/linux.ntr.code" -o "$work/linux.dec" "$work/linux.ntr" &&
+   cmp -s "$work/linux.dec" "$work/linux.addr"; then
+	pass "Linux boot: decoded == executed ($(tail -1 "$work/linux-record.log" | sed 's/tally-trace: //'))"
+else
+	fail "Linux boot trace round trip (see $work/linux-record.log)"
+fi
+rm -f "$work/linux.dec" "$work/linux.addr"
+
+# 7. profile: per function and per SBI call, and a flame graph
 if "$tool" profile --cfg "$work/boot.ntr.cfg" --elf "$elf" --elf "$payload" --code "$work/boot.ntr.code" \
 	--svg "$work/boot.svg" "$work/boot.ntr" >"$work/profile.txt" 2>/dev/null &&
    grep -q '^sbi_ecall_handle ' "$work/profile.txt" && grep -q '^dbcn_handle' "$work/profile.txt" &&
@@ -123,7 +146,7 @@ else
 	fail "profile output incomplete ($work/profile.txt)"
 fi
 
-# 7. fuzz the decoder for a bounded number of runs
+# 8. fuzz the decoder for a bounded number of runs
 if command -v clang-14 >/dev/null &&
    clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$root/include" "$root/tests/trace/fuzz_decoder.c" "$root"/lib/ntrace/*.c \
