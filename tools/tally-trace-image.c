@@ -246,7 +246,7 @@ int image_load_words(const char *path)
 		log_change(idx, a, (uint16_t)w);
 	fclose(f);
 	applied = 0;
-	image_apply_words(0);
+	image_apply_words(2);	/* see exec_cb in tally-trace.c */
 	return 0;
 }
 

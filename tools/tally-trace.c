@@ -357,7 +357,7 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	uint64_t seq;
 
 	if (fd->replay_code)
-		image_apply_words(fd->executed);
+		image_apply_words(fd->executed + 2);	/* as the decoder does */
 	in = image_lookup(NULL, pc);
 	/*
 	 * The same address twice in a row from an instruction that cannot
@@ -508,7 +508,7 @@ static void tb_executed(struct feeder *fd, uint64_t host, uint64_t pc)
 		return;
 	}
 	if (t->host == host && t->pc == pc && t->len) {
-		image_word_index = fd->executed + (uint64_t)fd->qn;
+		image_word_index = fd->executed;
 		image_add_word(pc, t->word, t->len);	/* logs only a change */
 	}
 }
@@ -570,7 +570,7 @@ static void parse_line(struct feeder *fd, const char *line)
 		if (digits == 4 || digits == 8) {
 			uint32_t word = (uint32_t)strtoul(w, NULL, 16);
 
-			image_word_index = fd->executed + (uint64_t)fd->qn;
+			image_word_index = fd->executed;
 			image_add_word(a, word, (unsigned)digits / 2);
 			last_asm.pc = a;
 			last_asm.word = word;
@@ -600,7 +600,7 @@ static void parse_line(struct feeder *fd, const char *line)
 		if (p) {
 			unsigned long w = strtoul(p + 1, &e, 16);
 
-			image_word_index = fd->executed + (uint64_t)fd->qn;
+			image_word_index = fd->executed;
 			image_add_word(pc, (uint32_t)w, (unsigned)(e - p - 3) / 2);
 		}
 		feed(fd, pc, (uint8_t)priv);
@@ -965,9 +965,15 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	struct decode_ctx *c = ctx;
 	const char *name = NULL;
 
-	/* code captured later in the run applies from its instruction on */
+	/*
+	 * Code captured later in the run applies from its instruction on.
+	 * Its index may be up to two late (the recorder's look-ahead queue
+	 * holds instructions it may still drop as QEMU restarts): apply two
+	 * early, harmless since no other copy runs at that address within two
+	 * instructions.
+	 */
 	if (c->words_pending) {
-		image_apply_words(++c->count);
+		image_apply_words(++c->count + 2);
 		c->words_pending = image_words_pending();
 	}
 
