@@ -402,8 +402,11 @@ static int load_elf(const char *path, bool code)
 				value = FIELD(Elf64_Sym, Elf32_Sym, st_value);
 				ssize = FIELD(Elf64_Sym, Elf32_Sym, st_size);
 				info = FIELD(Elf64_Sym, Elf32_Sym, st_info);
+				/* code symbols only: absolute ones (SHN_ABS) are constants */
 				if ((ELF64_ST_TYPE(info) != STT_FUNC && ELF64_ST_TYPE(info) != STT_NOTYPE) ||
-				    !value || stroff + name >= (uint64_t)n)
+				    !value || stroff + name >= (uint64_t)n ||
+				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_ABS ||
+				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_UNDEF)
 					continue;
 				if (b[stroff + name] == 0 || b[stroff + name] == '$' ||
 				    !strncmp((const char *)b + stroff + name, ".L", 2))

@@ -834,6 +834,9 @@ struct decode_ctx {
 	struct flame *flame;
 	uint64_t flame_run;
 	uint64_t count;		/* instructions executed so far */
+	const char *last_fn_name;
+	size_t last_fn;
+	int priv, prev_priv;	/* from Ownership messages; -1 unknown */
 	bool words_pending;
 };
 
@@ -892,7 +895,10 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 			/* trap entry: a new frame; an ECALL starts an SBI call */
 			if (c->ntraps < MAX_DEPTH)
 				c->trap_depth[c->ntraps++] = c->depth;
-			if (p && p->kind == NTRACE_K_TRAP && !c->in_sbi) {
+			/* with Ownership messages: only an ECALL from S-mode to M-mode
+			 * is an SBI call (a U-mode ECALL is a system call) */
+			if (p && p->kind == NTRACE_K_TRAP && !c->in_sbi &&
+			    (c->priv < 0 || (c->priv == 3 && c->prev_priv == 1))) {
 				c->in_sbi = true;
 				c->sbi_depth = c->ntraps;
 				c->sbi_count = 0;
@@ -954,7 +960,11 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 		c->sbi_count++;
 		prof_slot(&c->ep, &c->nep, &c->capep, name)->count++;
 	}
-	prof_slot(&c->fns, &c->nfns, &c->capfns, name)->count++;
+	if (name != c->last_fn_name) {
+		c->last_fn_name = name;
+		c->last_fn = (size_t)(prof_slot(&c->fns, &c->nfns, &c->capfns, name) - c->fns);
+	}
+	c->fns[c->last_fn].count++;
 	c->prev_pc = pc;
 	c->prev_in = in;
 	c->have_prev = !(flags & NTRACE_EXEC_TRAPPED) || true;
@@ -997,7 +1007,13 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 
 static void event_cb(void *ctx, const struct ntrace_msg *m, int err)
 {
-	(void)ctx;
+	struct decode_ctx *c = ctx;
+
+	if (!err && m && m->tcode == NTRACE_TCODE_OWNERSHIP) {
+		c->prev_priv = c->priv;
+		c->priv = (int)((m->process >> 2) & 3);
+		return;
+	}
 	if (err)
 		fprintf(stderr, "tally-trace: decode error: %s%s%s\n", ntrace_strerror(err),
 			m ? " at " : "", m ? ntrace_tcode_name(m->tcode) : "");
@@ -1235,7 +1251,7 @@ static int cmp_fn(const void *a, const void *b)
 
 static int cmd_profile(struct opts *o)
 {
-	struct decode_ctx c = { .profile = true };
+	struct decode_ctx c = { .profile = true, .priv = -1, .prev_priv = -1 };
 	struct ntrace_decoder *d = calloc(1, sizeof(*d));
 	struct flame fl = { 0 };
 	uint64_t total = 0;
