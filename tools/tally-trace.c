@@ -874,7 +874,7 @@ static void set_depth(struct decode_ctx *c, int depth)
 }
 
 /* Profile bookkeeping for one executed instruction. */
-static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, unsigned flags)
+static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name)
 {
 	const struct ntrace_insn *in = image_lookup(NULL, pc);
 
@@ -967,7 +967,7 @@ static void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name, un
 	c->fns[c->last_fn].count++;
 	c->prev_pc = pc;
 	c->prev_in = in;
-	c->have_prev = !(flags & NTRACE_EXEC_TRAPPED) || true;
+	c->have_prev = true;
 }
 
 static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
@@ -975,6 +975,7 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	struct decode_ctx *c = ctx;
 	const char *name = NULL;
 
+	(void)flags;	/* a trapped ECALL is listed like any executed instruction */
 	/*
 	 * Code captured later in the run applies from its instruction on.
 	 * Its index may be up to two late (the recorder's look-ahead queue
@@ -990,7 +991,7 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	if (c->symbols || c->profile)
 		name = image_symbol(pc, NULL);
 	if (c->profile) {
-		profile_exec(c, pc, name, flags);
+		profile_exec(c, pc, name);
 		return;
 	}
 	if (!c->out)

@@ -113,7 +113,8 @@ else
 fi
 rm -f "$work/sbi.dec"
 
-# 6. Linux (one hart, -icount) to its init's poweroff, BTM with every option:
+# 6. Linux (one hart, -icount): boot, init and its perf check, the first 110 M
+#    instructions, BTM with implicit return, RepeatBranch, address extension:
 #    minutes of recording and about 2 GB of addresses, so only on request
 #    (TRACE_LINUX=1) and with the Linux test artefacts built (suite linux).
 linux="$out/linux"
@@ -122,6 +123,7 @@ if [[ ${TRACE_LINUX:-0} != 1 ]]; then
 elif [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ]]; then
 	echo "SKIP: trace: Linux boot round trip: no $linux/Image, obj/vmlinux, initramfs.cpio (suite linux builds them)"
 elif timeout 3600 "$tool" record --context --implicit-return 3 --repeat-branch --ext-addr \
+	--max-instructions 110000000 \
 	-o "$work/linux.ntr" --addresses "$work/linux.addr" -- \
 	qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none \
 	-serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image" \
