@@ -65,8 +65,8 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run check check-unit check-sbi check-linux bench bench-breakdown fuzz \
-	clean distclean
+.PHONY: all firmware tools run check check-unit check-sbi check-trace check-linux bench \
+	bench-breakdown fuzz clean distclean
 all firmware: $(IMAGES)
 
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
@@ -119,7 +119,8 @@ $(FW_DIR)/test_payload.elf: $(OBJ_DIR)/firmware/test_payload.o
 	@$(CC) $(ARCH_FLAGS) -nostdlib -static -Wl,-N -Wl,--no-warn-rwx-segments -Wl,-Ttext=$(shell printf '0x%x' $$(($(FW_TEXT_START) + $(FW_PAYLOAD_OFFSET)))) $< -o $@
 
 # --- running and testing ------------------------------------------------------
-# Host tools: tally-pmu-dtcheck reads a .dtb and prints the PMU event map
+# Host tools: tally-pmu-dtcheck reads a .dtb and prints the PMU event map;
+# tally-trace records/encodes/decodes RISC-V N-Trace (docs/trace.md)
 tools:
 	@$(MAKE) -C tools O=$(abspath $(O))/host/tools
 
@@ -134,6 +135,9 @@ check-unit:
 
 check-sbi: all
 	@tests/run-all.sh $(O) sbi
+
+check-trace: all
+	@tests/run-all.sh $(O) trace
 
 check-linux: all
 	@tests/run-all.sh $(O) linux

@@ -4,14 +4,14 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|trace|linux]...   (default: all)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux)
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi trace linux)
 fw="$out/platform/generic/firmware"
 logdir="$out/test-logs"
 mkdir -p "$logdir"
@@ -20,6 +20,7 @@ suite_unit() {
 	local status=0
 	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
+	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
 	"$root/tests/dt/run.sh" "$out" || status=1
 	# libFuzzer targets, a short bounded run (FUZZ_TIME, FUZZ_SEED; make fuzz: long)
 	"$root/tests/fuzz/run.sh" "$out" || status=1
@@ -38,6 +39,11 @@ suite_sbi() {
 	# the benchmark payload still runs (its timings are make bench's business)
 	"$root/bench/run.sh" "$out" --smoke || status=1
 	return $status
+}
+
+# N-Trace: record Tally's boot under QEMU, decode, compare (tests/trace/run.sh)
+suite_trace() {
+	"$root/tests/trace/run.sh" "$out"
 }
 
 # Linux perf on both kernels (TALLY_KVERS, default "6.1 6.12"): each is

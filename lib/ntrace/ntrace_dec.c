@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * N-Trace program-flow reconstruction (spec chapter 11).  The caller gives
+ * the code (a lookup of classified instructions) and receives every executed
+ * instruction address, in order.  Messages are walked as they arrive: I-CNT
+ * from ResourceFull messages is walked at once, stopping only where a
+ * conditional branch needs a HIST bit that has not arrived yet (HTM).
+ * Any inconsistency reports an error and waits for the next synchronizing
+ * message, which restores the full PC.
+ */
+#include <tally/ntrace.h>
+
+static bool htm(const struct ntrace_decoder *d)
+{
+	return d->cfg.trTeInstMode == NTRACE_INST_MODE_HTM;
+}
+
+static uint64_t wrap(const struct ntrace_decoder *d, uint64_t a)
+{
+	return d->cfg.xlen == 32 ? (uint32_t)a : a;
+}
+
+static void reset_flow(struct ntrace_decoder *d)
+{
+	d->icnt = 0;
+	d->hq_n = 0;
+	d->hq_used = 0;
+	d->stack_n = 0;
+	d->have_last_branch = false;
+}
+
+int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
+		    ntrace_lookup_fn lookup, ntrace_exec_fn exec, ntrace_event_fn event,
+		    void *ctx)
+{
+	d->cfg = *cfg;
+	d->lookup = lookup;
+	d->range = 0;
+	d->win = 0;
+	d->win_base = d->win_end = 0;
+	d->exec = exec;
+	d->event = event;
+	d->ctx = ctx;
+	d->synced = false;
+	d->pc = d->last_addr = 0;
+	d->hq_head = 0;
+	d->stack_top = 0;
+	d->priv = 3;
+	d->tstamp = 0;
+	d->instructions = d->messages = d->errors = 0;
+	d->last_error = 0;
+	reset_flow(d);
+	return ntrace_config_check(cfg);
+}
+
+static int fail(struct ntrace_decoder *d, const struct ntrace_msg *m, int err)
+{
+	d->errors++;
+	d->last_error = err;
+	d->synced = false;
+	reset_flow(d);
+	if (d->event)
+		d->event(d->ctx, m, err);
+	return err;
+}
+
+/* ---- call stack (implicit return) ------------------------------------------ */
+
+static void push_return(struct ntrace_decoder *d, uint64_t ret)
+{
+	d->stack_top = (d->stack_top + 1) % NTRACE_STACK_MAX;
+	d->stack[d->stack_top] = ret;
+	if (d->stack_n < NTRACE_STACK_MAX)
+		d->stack_n++;
+}
+
+static uint64_t pop_return(struct ntrace_decoder *d)
+{
+	uint64_t ret = d->stack[d->stack_top];
+
+	d->stack_top = (d->stack_top + NTRACE_STACK_MAX - 1) % NTRACE_STACK_MAX;
+	d->stack_n--;
+	return ret;
+}
+
+/* ---- history queue ---------------------------------------------------------- */
+
+static int push_hist(struct ntrace_decoder *d, uint64_t hist, uint64_t repeat)
+{
+	struct ntrace_hist_chunk *c;
+	unsigned n = 0;
+
+	while (n < 64 && hist >> n > 1)
+		n++;
+	if (n == 0 || repeat == 0)
+		return NTRACE_OK;	/* no branches in it */
+	if (d->hq_n >= NTRACE_HIST_RING)
+		return NTRACE_E_HIST;
+	c = &d->hq[(d->hq_head + d->hq_n) % NTRACE_HIST_RING];
+	c->bits = hist;
+	c->n = (uint8_t)n;
+	c->repeat = (uint32_t)repeat;
+	d->hq_n++;
+	return NTRACE_OK;
+}
+
+/* Next branch outcome: 1 taken, 0 not taken, -1 none queued. */
+static int take_hist(struct ntrace_decoder *d)
+{
+	struct ntrace_hist_chunk *c;
+	int bit;
+
+	if (!d->hq_n)
+		return -1;
+	c = &d->hq[d->hq_head];
+	bit = (int)((c->bits >> (c->n - 1 - d->hq_used)) & 1);
+	if (++d->hq_used == c->n) {
+		d->hq_used = 0;
+		if (--c->repeat == 0) {
+			d->hq_head = (d->hq_head + 1) % NTRACE_HIST_RING;
+			d->hq_n--;
+		}
+	}
+	return bit;
+}
+
+/* ---- walking the code ------------------------------------------------------- */
+
+#define WALK_BLOCKED	2	/* needs a HIST bit not sent yet */
+
+/*
+ * Executes d->icnt halfwords from d->pc.  final: the message ends the range
+ * (its last instruction is the one the message is about); db_end: it is a
+ * DirectBranch (the last instruction is a taken branch).  An indirect jump
+ * ending a final range is left for the caller (*last set, d->pc at it).
+ */
+/* The instruction at pc: from the cached code range when there is one. */
+static const struct ntrace_insn *insn_at(struct ntrace_decoder *d, uint64_t pc)
+{
+	if (pc - d->win_base < d->win_end - d->win_base)
+		return &d->win[(pc - d->win_base) >> 1];
+	if (d->range) {
+		const struct ntrace_insn *w = d->range(d->ctx, pc, &d->win_base, &d->win_end);
+
+		if (w && !(pc & 1) && pc - d->win_base < d->win_end - d->win_base &&
+		    !((pc - d->win_base) & 1)) {
+			d->win = w;
+			return &w[(pc - d->win_base) >> 1];
+		}
+		d->win_base = d->win_end = 0;
+	}
+	return d->lookup(d->ctx, pc);
+}
+
+static int walk(struct ntrace_decoder *d, bool final, bool db_end,
+		const struct ntrace_insn **last)
+{
+	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
+
+	*last = 0;
+	while (d->icnt) {
+		const struct ntrace_insn *in = insn_at(d, d->pc);
+		uint64_t next;
+		unsigned units;
+		bool end;
+
+		if (!in || !in->len || in->kind == NTRACE_K_INVALID)
+			return NTRACE_E_NO_CODE;
+		units = in->len / 2u;
+		if (units > d->icnt)
+			return NTRACE_E_ICNT;
+		end = units == d->icnt;
+		next = wrap(d, d->pc + in->len);
+		switch (in->kind) {
+		case NTRACE_K_BRANCH: {
+			int taken;
+
+			if (htm(d)) {
+				taken = take_hist(d);
+				if (taken < 0)
+					return final ? NTRACE_E_HIST : WALK_BLOCKED;
+			} else {
+				taken = end && final && db_end;
+			}
+			if (taken)
+				next = in->target;
+			break;
+		}
+		case NTRACE_K_JUMP:
+			if (ir && ntrace_itype_is_call(in->itype))
+				push_return(d, next);
+			next = in->target;
+			break;
+		case NTRACE_K_INDIRECT:
+		case NTRACE_K_TRAP_RETURN:
+			if (end && final)
+				break;
+			/* only a return the call stack infers may be passed */
+			if (!ir || in->itype != NTRACE_ITYPE_RETURN || !d->stack_n)
+				return ir ? NTRACE_E_STACK : NTRACE_E_UNINFERABLE;
+			next = pop_return(d);
+			break;
+		default:
+			break;
+		}
+		d->exec(d->ctx, d->pc, 0);
+		d->instructions++;
+		d->icnt -= units;
+		*last = in;
+		if (end && final && (in->kind == NTRACE_K_INDIRECT ||
+				     in->kind == NTRACE_K_TRAP_RETURN))
+			return NTRACE_OK;	/* d->pc stays at the jump */
+		d->pc = next;
+	}
+	return NTRACE_OK;
+}
+
+/*
+ * End of a message about an indirect flow change or a trap: stack effects
+ * of a final indirect jump, the instruction that raised an exception, then
+ * the new PC.
+ */
+static void finish(struct ntrace_decoder *d, const struct ntrace_insn *last,
+		   unsigned btype, uint64_t target)
+{
+	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
+
+	if (last && (last->kind == NTRACE_K_INDIRECT || last->kind == NTRACE_K_TRAP_RETURN)) {
+		uint64_t ret = wrap(d, d->pc + last->len);
+
+		if (btype != NTRACE_BTYPE_INDIRECT) {
+			/* a trap right after an inferred return */
+			if (ir && last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
+				d->pc = pop_return(d);
+		} else if (ir) {
+			if (last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
+				pop_return(d);
+			else if (last->itype == NTRACE_ITYPE_INDIRECT_CALL)
+				push_return(d, ret);
+			else if (last->itype == NTRACE_ITYPE_COROUTINE_SWAP) {
+				if (d->stack_n)
+					pop_return(d);
+				push_return(d, ret);
+			}
+		}
+	}
+	if (btype == NTRACE_BTYPE_EXCEPTION) {
+		d->exec(d->ctx, d->pc, NTRACE_EXEC_TRAPPED);
+		d->instructions++;
+	}
+	d->pc = target;
+}
+
+static bool field_limits_ok(const struct ntrace_msg *m)
+{
+	return m->icnt < (1ull << NTRACE_MAX_ICNT) && m->bcnt < (1ull << NTRACE_MAX_BCNT) &&
+	       m->hrepeat < (1ull << NTRACE_MAX_HREPEAT) &&
+	       (m->tcode != NTRACE_TCODE_RESOURCE_FULL || m->rcode != NTRACE_RCODE_ICNT ||
+		m->rdata < (1ull << NTRACE_MAX_ICNT));
+}
+
+static int branch_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	const struct ntrace_insn *last;
+	int err;
+
+	d->icnt += m->icnt;
+	if (m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST) {
+		err = push_hist(d, m->hist, 1);
+		if (err)
+			return err;
+	}
+	err = walk(d, true, m->tcode == NTRACE_TCODE_DIRECT_BRANCH, &last);
+	if (err)
+		return err;
+	if (htm(d) && d->hq_n)
+		return NTRACE_E_HIST;	/* HIST bits left over */
+	if (m->tcode == NTRACE_TCODE_DIRECT_BRANCH) {
+		if (!last || last->kind != NTRACE_K_BRANCH || htm(d))
+			return NTRACE_E_NOT_BRANCH;
+		return NTRACE_OK;
+	}
+	d->last_addr = wrap(d, d->last_addr ^ (m->addr << 1));
+	finish(d, last, m->btype, d->last_addr);
+	return NTRACE_OK;
+}
+
+static int sync_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	const struct ntrace_insn *last = 0;
+	int err = NTRACE_OK;
+
+	if (d->synced) {
+		d->icnt += m->icnt;
+		if (m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+			err = push_hist(d, m->hist, 1);
+		if (!err)
+			err = walk(d, true, m->tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC, &last);
+		if (!err && htm(d) && d->hq_n)
+			err = NTRACE_E_HIST;
+		if (err)
+			fail(d, m, err);
+		else if ((m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
+			  m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC) &&
+			 m->btype != NTRACE_BTYPE_INDIRECT)
+			finish(d, last, m->btype, d->pc);
+	}
+	/* the full address restores the PC whatever happened before */
+	reset_flow(d);
+	d->pc = d->last_addr = wrap(d, m->addr << 1);
+	d->synced = true;
+	return err;
+}
+
+static int flow_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	const struct ntrace_insn *last;
+	int err;
+
+	switch (m->tcode) {
+	case NTRACE_TCODE_DIRECT_BRANCH:
+	case NTRACE_TCODE_INDIRECT_BRANCH:
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
+		err = branch_msg(d, m);
+		if (!err) {
+			d->last_branch = *m;
+			d->have_last_branch = true;
+		}
+		return err;
+	case NTRACE_TCODE_REPEAT_BRANCH:
+		if (!d->have_last_branch)
+			return NTRACE_E_LAYOUT;
+		for (uint64_t i = 0; i < m->bcnt; i++) {
+			err = branch_msg(d, &d->last_branch);
+			if (err)
+				return err;
+		}
+		return NTRACE_OK;
+	case NTRACE_TCODE_RESOURCE_FULL:
+		if (m->rcode == NTRACE_RCODE_ICNT)
+			d->icnt += m->rdata;
+		else if (m->rcode == NTRACE_RCODE_HIST || m->rcode == NTRACE_RCODE_HREPEAT) {
+			err = push_hist(d, m->rdata, m->rcode == NTRACE_RCODE_HIST ? 1 : m->hrepeat);
+			if (err)
+				return err;
+		} else {
+			return NTRACE_E_LAYOUT;
+		}
+		err = walk(d, false, false, &last);
+		return err == WALK_BLOCKED ? NTRACE_OK : err;
+	case NTRACE_TCODE_PROG_TRACE_CORRELATION:
+		d->icnt += m->icnt;
+		if (m->cdf == 1) {
+			err = push_hist(d, m->hist, 1);
+			if (err)
+				return err;
+		}
+		err = walk(d, true, false, &last);
+		d->synced = false;	/* trace stopped: wait for a sync */
+		reset_flow(d);
+		return err;
+	}
+	return NTRACE_E_TCODE;
+}
+
+int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	int err;
+
+	d->messages++;
+	if (m->has_tstamp)
+		d->tstamp = ntrace_tcode_is_sync(m->tcode) ? m->tstamp : d->tstamp + m->tstamp;
+	if (!field_limits_ok(m))
+		return fail(d, m, NTRACE_E_TOO_LONG);
+	if (m->tcode == NTRACE_TCODE_OWNERSHIP) {
+		d->priv = (uint8_t)((m->process >> 2) & 7);
+		if (d->event)
+			d->event(d->ctx, m, NTRACE_OK);
+		return NTRACE_OK;
+	}
+	if (m->tcode == NTRACE_TCODE_ERROR)
+		return fail(d, m, NTRACE_E_LOST);
+	if (ntrace_tcode_is_sync(m->tcode))
+		return sync_msg(d, m);
+	if (!d->synced)
+		return NTRACE_OK;	/* nothing to do before a full address */
+	err = flow_msg(d, m);
+	if (err)
+		return fail(d, m, err);
+	return NTRACE_OK;
+}
+
+uint64_t ntrace_dec_buffer(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
+{
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+	uint64_t before = d->errors;
+	int rc;
+
+	ntrace_parser_init(&p, &d->cfg, buf, len);
+	while ((rc = ntrace_parse_next(&p, &m)) != NTRACE_END) {
+		if (rc < 0)
+			fail(d, 0, rc);
+		else
+			ntrace_dec_msg(d, &m);
+	}
+	return d->errors - before;
+}

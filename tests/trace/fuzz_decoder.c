@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * libFuzzer target for the N-Trace parser and decoder: arbitrary bytes must
+ * never crash it nor make it read out of bounds (built with
+ * -fsanitize=fuzzer,address,undefined).  The first byte picks the trace
+ * controls; the code is a small program whose control flow only goes
+ * forward, so that every walk ends.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <tally/ntrace.h>
+
+#define BASE 0x80001000u
+#define N 128	/* halfwords */
+
+static struct ntrace_insn insns[N];
+static int ready;
+
+static void build_code(void)
+{
+	/* a pattern of: c.nop, add, beq +8, jal ra +12, c.jr ra, jalr x0 0(t1),
+	 * c.beqz +4, mret, ecall: forward targets only */
+	static const uint32_t pattern[] = { 0x0001, 0x00c50533, 0x00b50463, 0x00c000ef,
+					    0x8082, 0x00030067, 0xc111, 0x30200073,
+					    0x00000073 };
+	uint16_t half[N + 2] = { 0 };
+	unsigned h = 0, k = 0;
+
+	while (h < N) {
+		uint32_t w = pattern[k++ % (sizeof(pattern) / sizeof(pattern[0]))];
+
+		half[h++] = (uint16_t)w;
+		if ((w & 3) == 3 && h < N)
+			half[h++] = (uint16_t)(w >> 16);
+	}
+	for (unsigned i = 0; i < N; i++)
+		ntrace_isa_decode(half[i] | (uint32_t)half[i + 1] << 16, BASE + 2 * i, 64, &insns[i]);
+	ready = 1;
+}
+
+static const struct ntrace_insn *lookup(void *ctx, uint64_t addr)
+{
+	(void)ctx;
+	if (addr < BASE || addr >= BASE + 2 * N || (addr & 1))
+		return NULL;
+	return &insns[(addr - BASE) / 2];
+}
+
+static void exec_cb(void *ctx, uint64_t addr, unsigned flags)
+{
+	(void)addr;
+	(void)flags;
+	++*(uint64_t *)ctx;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ntrace_decoder d;
+	struct ntrace_config cfg;
+	uint64_t executed = 0;
+	char text[512];
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+
+	if (!ready)
+		build_code();
+	if (size < 1)
+		return 0;
+	ntrace_config_default(&cfg);
+	cfg.trTeInstMode = data[0] & 1 ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
+	cfg.trTeInstImplicitReturnMode = (data[0] >> 1) & 3;
+	cfg.trTeInstExtendAddrMSB = (data[0] >> 3) & 1;
+	cfg.trTeSrcBits = (data[0] >> 4) & 1 ? 4 : 0;
+	cfg.xlen = (data[0] >> 5) & 1 ? 32 : 64;
+	/* every message formats without overflowing the text buffer */
+	ntrace_parser_init(&p, &cfg, data + 1, size - 1);
+	for (int rc; (rc = ntrace_parse_next(&p, &m)) != NTRACE_END;)
+		ntrace_msg_format(&cfg, &m, text, sizeof(text));	/* errors too */
+	ntrace_dec_init(&d, &cfg, lookup, exec_cb, NULL, &executed);
+	ntrace_dec_buffer(&d, data + 1, size - 1);
+	return 0;
+}

@@ -1,0 +1,1048 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Host unit tests of lib/ntrace: every message round trip, the spec's worked
+ * examples byte for byte (chapters 3, 7, 8, 9, 10), variable-length fields at
+ * every length boundary, corrupt and truncated streams, and encoder/decoder
+ * round trips over a small program run by a model hart in every mode.
+ * One line per check: "[prefix]PASS: ntrace: ..." / "FAIL: ...".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tally/ntrace.h>
+
+static const char *prefix = "";
+static int failures, checks;
+
+#define CHECK(cond, ...) do {						\
+	int ok_ = !!(cond);						\
+	checks++;							\
+	printf("%s%s: ntrace: ", prefix, ok_ ? "PASS" : "FAIL");	\
+	printf(__VA_ARGS__);						\
+	if (!ok_) {							\
+		printf(" (%s:%d: %s)", __FILE__, __LINE__, #cond);	\
+		failures++;						\
+	}								\
+	printf("\n");							\
+} while (0)
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+static struct ntrace_config cfg_default(void)
+{
+	struct ntrace_config c;
+
+	ntrace_config_default(&c);
+	return c;
+}
+
+static int hex_equal(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+	if (na != nb || memcmp(a, b, na)) {
+		printf("    got:     ");
+		for (size_t i = 0; i < na; i++)
+			printf(" %02x", a[i]);
+		printf("\n    expected:");
+		for (size_t i = 0; i < nb; i++)
+			printf(" %02x", b[i]);
+		printf("\n");
+		return 0;
+	}
+	return 1;
+}
+
+static int msg_equal(const struct ntrace_msg *a, const struct ntrace_msg *b)
+{
+	return a->tcode == b->tcode && a->sync == b->sync && a->btype == b->btype &&
+	       a->etype == b->etype && a->rcode == b->rcode && a->evcode == b->evcode &&
+	       a->cdf == b->cdf && a->has_tstamp == b->has_tstamp && a->src == b->src &&
+	       a->process == b->process && a->icnt == b->icnt && a->addr == b->addr &&
+	       a->hist == b->hist && a->ecode == b->ecode && a->rdata == b->rdata &&
+	       a->hrepeat == b->hrepeat && a->bcnt == b->bcnt &&
+	       (!a->has_tstamp || a->tstamp == b->tstamp);
+}
+
+/* Stream collected from an encoder. */
+struct stream {
+	uint8_t b[1 << 20];
+	size_t n;
+};
+
+static void sink(void *ctx, const uint8_t *bytes, size_t n)
+{
+	struct stream *s = ctx;
+
+	if (s->n + n <= sizeof(s->b)) {
+		memcpy(s->b + s->n, bytes, n);
+		s->n += n;
+	}
+}
+
+static int parse_all(const struct ntrace_config *c, const uint8_t *b, size_t n,
+		     struct ntrace_msg *out, int max)
+{
+	struct ntrace_parser p;
+	int k = 0, rc;
+
+	ntrace_parser_init(&p, c, b, n);
+	while ((rc = ntrace_parse_next(&p, &out[k < max ? k : max - 1])) != NTRACE_END) {
+		if (rc < 0)
+			return rc;
+		if (k < max)
+			k++;
+	}
+	return k;
+}
+
+/* ---- code memory (for the decoder and the model hart) ------------------- */
+
+#define CODE_BASE 0x100u
+#define CODE_SIZE 0x800u
+static uint8_t code[CODE_SIZE];
+static struct ntrace_insn insns[CODE_SIZE / 2];
+static unsigned code_xlen = 64;
+
+static void put16(uint32_t addr, uint16_t v)
+{
+	code[addr - CODE_BASE] = (uint8_t)v;
+	code[addr - CODE_BASE + 1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint32_t addr, uint32_t v)
+{
+	put16(addr, (uint16_t)v);
+	put16(addr + 2, (uint16_t)(v >> 16));
+}
+
+static void predecode(void)
+{
+	for (uint32_t off = 0; off + 2 <= CODE_SIZE; off += 2) {
+		uint32_t w = code[off] | code[off + 1] << 8;
+
+		if (off + 4 <= CODE_SIZE)
+			w |= (uint32_t)(code[off + 2] | code[off + 3] << 8) << 16;
+		ntrace_isa_decode(w, CODE_BASE + off, code_xlen, &insns[off / 2]);
+	}
+}
+
+static const struct ntrace_insn *lookup(void *ctx, uint64_t addr)
+{
+	(void)ctx;
+	if (addr < CODE_BASE || addr >= CODE_BASE + CODE_SIZE || (addr & 1))
+		return NULL;
+	return &insns[(addr - CODE_BASE) / 2];
+}
+
+/* Executed addresses seen by the decoder */
+struct trail {
+	uint64_t a[200000];
+	size_t n;
+};
+
+static struct trail got;
+
+static void exec_cb(void *ctx, uint64_t addr, unsigned flags)
+{
+	(void)ctx;
+	(void)flags;
+	if (got.n < 200000)
+		got.a[got.n++] = addr;
+}
+
+/* B-type, J-type, encodings of the few instructions the tests need */
+static uint32_t enc_b(unsigned f3, unsigned rs1, unsigned rs2, int32_t off)
+{
+	uint32_t i = (uint32_t)off;
+
+	return ((i >> 12) & 1) << 31 | ((i >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 |
+	       f3 << 12 | ((i >> 1) & 0xf) << 8 | ((i >> 11) & 1) << 7 | 0x63;
+}
+
+static uint32_t enc_jal(unsigned rd, int32_t off)
+{
+	uint32_t i = (uint32_t)off;
+
+	return ((i >> 20) & 1) << 31 | ((i >> 1) & 0x3ff) << 21 | ((i >> 11) & 1) << 20 |
+	       ((i >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
+}
+
+static uint32_t enc_jalr(unsigned rd, unsigned rs1)
+{
+	return rs1 << 15 | rd << 7 | 0x67;
+}
+
+#define C_ADD	0x9532u		/* c.add a0,a2 */
+#define ADD	0x00c50533u	/* add a0,a0,a2 */
+#define C_EBREAK 0x9002u
+#define C_NOP	0x0001u
+#define C_JR_RA	0x8082u		/* c.jr ra = ret */
+#define MRET	0x30200073u
+
+/* ---- chapter 3: the framing example ------------------------------------------- */
+
+static void test_framing_example(void)
+{
+	static const uint8_t stream[] = { 0xff, 0x70, 0xd0, 0x1d, 0x1d, 0xf8, 0xff, 0xff };
+	struct ntrace_config c = cfg_default();
+	struct ntrace_msg m[4];
+	uint8_t out[64];
+	int n = parse_all(&c, stream, sizeof(stream), m, 4);
+
+	CHECK(n == 1 && m[0].tcode == 28 && m[0].btype == 0 && m[0].icnt == 0x7d &&
+	      m[0].addr == 0x7 && m[0].hist == 0xffe && !m[0].has_tstamp,
+	      "ch3 example: 0x70 0xD0 0x1D 0x1D 0xF8 0xFF = IndirectBranchHist B-TYPE=0 I-CNT=0x7D U-ADDR=0x7 HIST=0xFFE");
+	n = ntrace_msg_encode(&c, &m[0], out, sizeof(out));
+	CHECK(n == 6 && hex_equal(out, (size_t)n, stream + 1, 6), "ch3 example encodes byte for byte");
+}
+
+/* ---- chapter 7: Ownership PROCESS examples ------------------------------------- */
+
+static void test_ownership_examples(void)
+{
+	struct ntrace_config c = cfg_default();
+	struct ntrace_msg m = { .tcode = NTRACE_TCODE_OWNERSHIP, .process = 0x3b2 }, r;
+	uint8_t out[64];
+	char text[256];
+	int n = ntrace_msg_encode(&c, &m, out, sizeof(out));
+
+	CHECK(n > 0 && ntrace_msg_parse(&c, out, (size_t)n, &r) == 0 && r.process == 0x3b2,
+	      "Ownership PROCESS=0x3B2 round trip");
+	ntrace_msg_format(&c, &r, text, sizeof(text));
+	CHECK(strstr(text, "FORMAT=2") && strstr(text, "PRV=0") && strstr(text, "V=1") &&
+	      strstr(text, "CONTEXT=0x1d"), "PROCESS=0x3B2 is scontext=0x1D, V=1, PRV=00 (%s)", text);
+	m.process = 0xc;
+	ntrace_msg_format(&c, &m, text, sizeof(text));
+	CHECK(strstr(text, "FORMAT=0") && strstr(text, "PRV=3") && strstr(text, "V=0"),
+	      "PROCESS=0xC is V=0, PRV=11 (M-mode) (%s)", text);
+}
+
+/* ---- every message, field by field -------------------------------------------- */
+
+static void test_every_message(void)
+{
+	static const struct ntrace_msg msgs[] = {
+		{ .tcode = 2, .process = 0x3b2 },
+		{ .tcode = 3, .icnt = 1234 },
+		{ .tcode = 4, .btype = 3, .icnt = 7, .addr = 0x7b6 },
+		{ .tcode = 8, .etype = 0, .ecode = 0x1 },
+		{ .tcode = 9, .sync = 3, .icnt = 0, .addr = 0x80 },
+		{ .tcode = 11, .sync = 2, .icnt = 9, .addr = 0x40000001 },
+		{ .tcode = 12, .sync = 7, .btype = 1, .icnt = 3, .addr = 0x1fe02 },
+		{ .tcode = 27, .rcode = 0, .rdata = 9 },
+		{ .tcode = 27, .rcode = 1, .rdata = 0x55555555 },
+		{ .tcode = 27, .rcode = 2, .rdata = 0x55555555, .hrepeat = 10 },
+		{ .tcode = 28, .btype = 0, .icnt = 0x7d, .addr = 0x7, .hist = 0xffe },
+		{ .tcode = 29, .sync = 2, .btype = 2, .icnt = 5, .addr = 0x3fffffffffffffffull,
+		  .hist = 0x80000001 },
+		{ .tcode = 30, .bcnt = 262143 },
+		{ .tcode = 33, .evcode = 0, .cdf = 0, .icnt = 5 },
+		{ .tcode = 33, .evcode = 4, .cdf = 1, .icnt = 5, .hist = 0x2 },
+	};
+	for (int variant = 0; variant < 4; variant++) {
+		struct ntrace_config c = cfg_default();
+		static const char *names[] = { "plain", "SRC 12 bits + TSTAMP",
+					       "SRC 3 bits", "trTeInstExtendAddrMSB + TSTAMP" };
+
+		if (variant == 1)
+			c.trTeSrcBits = 12;
+		if (variant == 2)
+			c.trTeSrcBits = 3;
+		if (variant == 3)
+			c.trTeInstExtendAddrMSB = true;
+		for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
+			struct ntrace_msg m = msgs[i], r;
+			uint8_t out[NTRACE_MAX_MSG_BYTES];
+			int n, rc = -99;
+
+			if (variant == 1) {
+				m.src = 0xabc;
+				m.has_tstamp = true;
+				m.tstamp = 0xfedcba9876543210ull;
+			}
+			if (variant == 2)
+				m.src = 5;
+			if (variant == 3) {
+				m.has_tstamp = true;
+				m.tstamp = i;
+			}
+			n = ntrace_msg_encode(&c, &m, out, sizeof(out));
+			if (n > 0)
+				rc = ntrace_msg_parse(&c, out, (size_t)n, &r);
+			CHECK(n > 0 && n <= 38 && rc == 0 && msg_equal(&m, &r),
+			      "%s (TCODE=%u%s%u) round trip, %s, %d bytes",
+			      ntrace_tcode_name(m.tcode), m.tcode,
+			      m.tcode == 27 ? " RCODE=" : m.tcode == 33 ? " CDF=" : " #",
+			      m.tcode == 27 ? m.rcode : m.tcode == 33 ? m.cdf : 0, names[variant], n);
+		}
+	}
+	/* the longest standard message: IndirectBranchHistSync, 38 bytes */
+	{
+		struct ntrace_config c = cfg_default();
+		struct ntrace_msg m = { .tcode = 29, .sync = 15, .btype = 3,
+					.icnt = (1u << 30) - 1, .addr = (1ull << 63) - 1,
+					.hist = 0xffffffff, .has_tstamp = true, .tstamp = ~0ull };
+		uint8_t out[NTRACE_MAX_MSG_BYTES];
+		int n;
+
+		c.trTeSrcBits = NTRACE_MAX_SRC;
+		m.src = 0xfff;
+		n = ntrace_msg_encode(&c, &m, out, sizeof(out));
+		CHECK(n > 30 && n <= 38,
+		      "IndirectBranchHistSync with maximal fields: %d bytes, within the spec's 38", n);
+		CHECK(ntrace_msg_encode(&c, &m, out, (size_t)n - 1) == NTRACE_E_SPACE,
+		      "encoding into a too-small buffer fails, never overflows");
+	}
+}
+
+/* ---- variable-length fields at every length boundary ---------------------------- */
+
+static void test_var_boundaries(void)
+{
+	struct ntrace_config c = cfg_default();
+	int bad = 0, badsize = 0;
+
+	for (unsigned bits = 1; bits <= 64; bits++) {
+		uint64_t vals[2] = { 1ull << (bits - 1),
+				     bits == 64 ? ~0ull : (1ull << bits) - 1 };
+
+		for (int k = 0; k < 2; k++) {
+			/* DirectBranch: I-CNT starts on a byte boundary (6 bits/byte) */
+			struct ntrace_msg m = { .tcode = 3, .icnt = vals[k] }, r;
+			uint8_t out[NTRACE_MAX_MSG_BYTES];
+			int n = ntrace_msg_encode(&c, &m, out, sizeof(out));
+
+			if (n != 1 + (int)((bits + 5) / 6))
+				badsize++;
+			if (n < 0 || ntrace_msg_parse(&c, out, (size_t)n, &r) || r.icnt != vals[k])
+				bad++;
+			/* Error: ECODE starts after ETYPE, 2 bits into a byte */
+			m = (struct ntrace_msg){ .tcode = 8, .etype = 5, .ecode = vals[k] };
+			n = ntrace_msg_encode(&c, &m, out, sizeof(out));
+			if (n != 2 + (int)(bits > 2 ? (bits - 2 + 5) / 6 : 0))
+				badsize++;
+			if (n < 0 || ntrace_msg_parse(&c, out, (size_t)n, &r) ||
+			    r.ecode != vals[k] || r.etype != 5)
+				bad++;
+		}
+	}
+	CHECK(bad == 0, "variable-length fields of 1..64 bits (lowest and highest values) round trip");
+	CHECK(badsize == 0, "variable-length fields use the fewest bytes at every 6-bit boundary");
+	{
+		/* value 0 is one MDO of zeros; 65 significant bits are rejected */
+		static const uint8_t zero[] = { 0x0c, 0x03 };
+		static const uint8_t too_long[] = { 0x0c, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc,
+						    0xfc, 0xfc, 0xfc, 0x43 };
+		struct ntrace_msg r;
+
+		CHECK(ntrace_msg_parse(&c, zero, 2, &r) == 0 && r.icnt == 0,
+		      "I-CNT=0 is a single zero MDO");
+		CHECK(ntrace_msg_parse(&c, too_long, sizeof(too_long), &r) == NTRACE_E_TOO_LONG,
+		      "a variable-length field of 65 significant bits is rejected");
+	}
+}
+
+/* ---- chapter 8: address compression and chapter 9 MSB extension ------------------ */
+
+static void test_address_examples(void)
+{
+	struct ntrace_config c = cfg_default();
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_encoder e;
+	struct ntrace_msg m[8];
+	static const struct ntrace_ingress recs[] = {
+		{ .addr = 0x3fc04, .ilen = 4, .itype = NTRACE_ITYPE_INDIRECT_JUMP },
+		{ .addr = 0x3f368, .ilen = 4, .itype = NTRACE_ITYPE_INDIRECT_JUMP },
+		{ .addr = 0x3e100, .ilen = 4 },
+	};
+	int n;
+
+	ntrace_enc_init(&e, &c, sink, s);
+	for (int i = 0; i < 3; i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	n = parse_all(&c, s->b, s->n, m, 8);
+	CHECK(n == 3 && m[0].tcode == 9 && m[0].addr == 0x1fe02,
+	      "ch8 address example: F-ADDR=0x1FE02 for 0x3FC04");
+	CHECK(n == 3 && m[1].tcode == 4 && m[1].addr == 0x7b6,
+	      "ch8 address example: U-ADDR=0x7B6 for 0x3F368");
+	CHECK(n == 3 && m[2].tcode == 4 && m[2].addr == 0x934,
+	      "ch8 address example: U-ADDR=0x934 for 0x3E100");
+	free(s);
+
+	/* chapter 9: the four F-ADDR encodings (an I-CNT before, a TSTAMP after) */
+	static const struct {
+		uint8_t faddr[11];
+		int n;
+		uint64_t field, address;
+		const char *what;
+	} ex[] = {
+		{ { 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x7d }, 6, 0x7ffffffffull, 0xffffffffeull,
+		  "non-extended (top MDO bit 0)" },
+		{ { 0xfc, 0xfc, 0xfc, 0xfc, 0x7c, 0xf1 }, 6, 0x7fffffff1fffffffull,
+		  0xfffffffe3ffffffeull, "extended (top MDO bit 1)" },
+		{ { 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x01 }, 7, 0xfffffffffull,
+		  0x1ffffffffeull, "an extra zero MDO prevents extension" },
+		{ { 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x15 }, 11,
+		  0x5fffffffffffffffull, 0xbffffffffffffffeull, "full 64-bit (invalid) address" },
+	};
+	c.trTeInstExtendAddrMSB = true;
+	for (size_t i = 0; i < 4; i++) {
+		uint8_t msg[20] = { 9 << 2, 0x01 }, out[40];
+		struct ntrace_msg r, w = { .tcode = 9, .addr = ex[i].field, .has_tstamp = true };
+		int len = 2 + ex[i].n + 1, k;
+
+		memcpy(msg + 2, ex[i].faddr, (size_t)ex[i].n);
+		msg[len - 1] = 0x03;	/* TSTAMP=0, end of message */
+		CHECK(ntrace_msg_parse(&c, msg, (size_t)len, &r) == 0 && r.addr == ex[i].field &&
+		      (uint64_t)(r.addr << 1) == ex[i].address,
+		      "ch9 trTeInstExtendAddrMSB decode: %s: F-ADDR=0x%llx address 0x%llx",
+		      ex[i].what, (unsigned long long)ex[i].field, (unsigned long long)ex[i].address);
+		k = ntrace_msg_encode(&c, &w, out, sizeof(out));
+		CHECK(hex_equal(out, (size_t)(k > 0 ? k : 0), msg, (size_t)len),
+		      "ch9 trTeInstExtendAddrMSB encode: %s byte for byte", ex[i].what);
+	}
+	{
+		/* without the extension the kernel address takes 11 bytes */
+		struct ntrace_config p = cfg_default();
+		struct ntrace_msg w = { .tcode = 9, .addr = 0xffffffff800031f4ull >> 1 };
+		uint8_t out[40];
+
+		CHECK(w.addr == 0x7fffffffc00018faull && ntrace_msg_encode(&p, &w, out, 40) == 2 + 11,
+		      "ch9: 0xFFFF_FFFF_8000_31F4 is F-ADDR=0x7FFF_FFFF_C000_18FA in 11 bytes");
+		CHECK(ntrace_msg_encode(&c, &w, out, 40) == 2 + 6,
+		      "ch9: the same address takes 6 bytes with trTeInstExtendAddrMSB");
+	}
+}
+
+/* ---- chapter 8: I-CNT and HIST examples over the spec's code ------------------- */
+
+static void load_icnt_example(void)
+{
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(0, 10, 11, 0x200 - 0x102));
+	put32(0x106, ADD);
+	put32(0x10a, enc_b(0, 10, 11, 0x300 - 0x10a));
+	put16(0x10e, C_ADD);
+	put32(0x110, ADD);
+	put16(0x114, C_EBREAK);
+	put16(0x200, C_ADD);
+	put16(0x202, C_EBREAK);
+	put32(0x300, ADD);
+	put16(0x304, C_EBREAK);
+	predecode();
+}
+
+struct expect_msg {
+	uint8_t tcode;
+	uint64_t icnt, hist;
+};
+
+/* Runs the records through an encoder (trace stops before the c.ebreak),
+ * checks the messages and decodes them back. */
+static void run_example(const char *what, const struct ntrace_config *c,
+			const struct ntrace_ingress *recs, int nrec,
+			const struct expect_msg *want, int nwant)
+{
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_encoder e;
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_msg m[16];
+	int n, ok = 1;
+
+	ntrace_enc_init(&e, c, sink, s);
+	e.start_sync = NTRACE_SYNC_DEBUG_EXIT;
+	for (int i = 0; i < nrec; i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_DEBUG_ENTRY);
+	n = parse_all(c, s->b, s->n, m, 16);
+	ok = n == nwant + 1 && m[0].tcode == 9 && m[0].sync == 3 && m[0].icnt == 0 &&
+	     m[0].addr == 0x80;
+	for (int i = 0; ok && i < nwant; i++) {
+		const struct ntrace_msg *g = &m[i + 1];
+
+		ok = g->tcode == want[i].tcode &&
+		     (g->tcode == 27 ? g->rdata : g->icnt) == want[i].icnt &&
+		     (!want[i].hist || g->hist == want[i].hist);
+	}
+	CHECK(ok, "%s: messages as in the spec", what);
+	got.n = 0;
+	ntrace_dec_init(d, c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	ok = d->errors == 0 && got.n == (size_t)nrec;
+	for (int i = 0; ok && i < nrec; i++)
+		ok = got.a[i] == recs[i].addr;
+	CHECK(ok, "%s: decodes to the %d executed addresses", what, nrec);
+	free(s);
+	free(d);
+}
+
+static void test_icnt_examples(void)
+{
+	struct ntrace_config btm = cfg_default(), htm = cfg_default();
+	const struct ntrace_ingress run1[] = {
+		{ 0x100, 0, 2, 0, 0, 0 }, { 0x102, 0, 4, NTRACE_ITYPE_BRANCH_TAKEN, 0, 0 },
+		{ 0x200, 0, 2, 0, 0, 0 },
+	};
+	const struct ntrace_ingress run2[] = {
+		{ 0x100, 0, 2, 0, 0, 0 }, { 0x102, 0, 4, NTRACE_ITYPE_BRANCH_NOT_TAKEN, 0, 0 },
+		{ 0x106, 0, 4, 0, 0, 0 }, { 0x10a, 0, 4, NTRACE_ITYPE_BRANCH_TAKEN, 0, 0 },
+		{ 0x300, 0, 4, 0, 0, 0 },
+	};
+	const struct ntrace_ingress run3[] = {
+		{ 0x100, 0, 2, 0, 0, 0 }, { 0x102, 0, 4, NTRACE_ITYPE_BRANCH_NOT_TAKEN, 0, 0 },
+		{ 0x106, 0, 4, 0, 0, 0 }, { 0x10a, 0, 4, NTRACE_ITYPE_BRANCH_NOT_TAKEN, 0, 0 },
+		{ 0x10e, 0, 2, 0, 0, 0 }, { 0x110, 0, 4, 0, 0, 0 },
+	};
+
+	htm.trTeInstMode = NTRACE_INST_MODE_HTM;
+	load_icnt_example();
+	run_example("ch8 BTM run 1 (DirectBranch I-CNT=3, ProgTraceCorrelation I-CNT=1)", &btm,
+		    run1, 3, (struct expect_msg[]){ { 3, 3, 0 }, { 33, 1, 0 } }, 2);
+	run_example("ch8 BTM run 2 (DirectBranch I-CNT=7, ProgTraceCorrelation I-CNT=2)", &btm,
+		    run2, 5, (struct expect_msg[]){ { 3, 7, 0 }, { 33, 2, 0 } }, 2);
+	run_example("ch8 BTM run 3 (ProgTraceCorrelation I-CNT=10)", &btm, run3, 6,
+		    (struct expect_msg[]){ { 33, 10, 0 } }, 1);
+	run_example("ch8 HTM run 1 (I-CNT=4, HIST=0x3)", &htm, run1, 3,
+		    (struct expect_msg[]){ { 33, 4, 0x3 } }, 1);
+	run_example("ch8 HTM run 2 (I-CNT=9, HIST=0x5)", &htm, run2, 5,
+		    (struct expect_msg[]){ { 33, 9, 0x5 } }, 1);
+	run_example("ch8 HTM run 3 (I-CNT=10, HIST=0x4)", &htm, run3, 6,
+		    (struct expect_msg[]){ { 33, 10, 0x4 } }, 1);
+
+	/* ResourceFull example: 4-bit I-CNT with an overflow bit (full at 8) */
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(0, 10, 11, 0x200 - 0x102));
+	for (uint32_t a = 0x106; a < 0x11a; a += 4)
+		put32(a, ADD);
+	put16(0x11a, C_ADD);
+	put16(0x11c, C_EBREAK);
+	predecode();
+	{
+		struct ntrace_ingress rf[9];
+		int k = 0;
+
+		rf[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 2 };
+		rf[k++] = (struct ntrace_ingress){ .addr = 0x102, .ilen = 4,
+						   .itype = NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+		for (uint32_t a = 0x106; a < 0x11a; a += 4)
+			rf[k++] = (struct ntrace_ingress){ .addr = a, .ilen = 4 };
+		rf[k++] = (struct ntrace_ingress){ .addr = 0x11a, .ilen = 2 };
+		htm.icnt_limit = 8;
+		run_example("ch8 ResourceFull example (RDATA=9, then I-CNT=5 HIST=0x2)", &htm, rf, k,
+			    (struct expect_msg[]){ { 27, 9, 0 }, { 33, 5, 0x2 } }, 2);
+	}
+}
+
+/* ---- chapter 9: repeated history (HREPEAT) ---------------------------------------- */
+
+static void test_hrepeat_example(void)
+{
+	struct ntrace_config c = cfg_default();
+	struct ntrace_ingress *recs = calloc(1000, sizeof(*recs));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_encoder e;
+	struct ntrace_msg m[8];
+	int k = 0, n, ok;
+
+	/* 0x100: beq a0,a1,0x108; 0x104: j 0x100; 0x108: j 0x100 */
+	memset(code, 0, sizeof(code));
+	put32(0x100, enc_b(0, 10, 11, 8));
+	put32(0x104, enc_jal(0, -4));
+	put32(0x108, enc_jal(0, -8));
+	predecode();
+	for (int i = 0; i < 301; i++) {
+		int taken = i & 1;	/* 0,1,0,1...: HIST 0b1_0101...01 */
+
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 4,
+			.itype = taken ? NTRACE_ITYPE_BRANCH_TAKEN : NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+		recs[k++] = (struct ntrace_ingress){ .addr = taken ? 0x108 : 0x104, .ilen = 4,
+			.itype = NTRACE_ITYPE_DIRECT_JUMP_NL };
+	}
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.trTeInstEnRepeatedHistory = true;
+	c.hist_bits = 31;
+	ntrace_enc_init(&e, &c, sink, s);
+	for (int i = 0; i < k; i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	n = parse_all(&c, s->b, s->n, m, 8);
+	CHECK(n == 3 && m[1].tcode == 27 && m[1].rcode == 2 && m[1].rdata == 0x55555555 &&
+	      m[1].hrepeat == 10,
+	      "ch9 example: one ResourceFull RCODE=2 RDATA=0x55555555 HREPEAT=10 for 10 full HIST");
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	ok = d->errors == 0 && got.n == (size_t)k;
+	for (int i = 0; ok && i < k; i++)
+		ok = got.a[i] == recs[i].addr;
+	CHECK(ok, "ch9 example: HREPEAT stream decodes to the %d executed addresses", k);
+	free(recs);
+	free(s);
+	free(d);
+}
+
+/* ---- corrupt and truncated streams ------------------------------------------------- */
+
+static void test_corrupt(void)
+{
+	struct ntrace_config c = cfg_default();
+	static const uint8_t good[] = { 0x24, 0x01, 0x03,	/* ProgTraceSync */
+					0x0c, 0x0f,		/* DirectBranch I-CNT=3 */
+					0xff,
+					0x70, 0xd0, 0x1d, 0x1d, 0xf8, 0xff };
+	struct ntrace_msg m[8];
+	int bad = 0;
+
+	/* every truncation: no read past the end, a clear error, then the end */
+	for (size_t cut = 0; cut < sizeof(good); cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);	/* exact size: ASan sees overreads */
+		struct ntrace_parser p;
+		int rc, errs = 0, msgs = 0;
+
+		memcpy(copy, good, cut);
+		ntrace_parser_init(&p, &c, copy, cut);
+		while ((rc = ntrace_parse_next(&p, &m[0])) != NTRACE_END) {
+			if (rc == NTRACE_E_TRUNCATED)
+				errs++;
+			else if (rc == 0)
+				msgs++;
+			else
+				bad++;
+		}
+		if (p.pos != cut)
+			bad++;
+		/* a cut inside a message is reported once */
+		if (cut != 0 && cut != 3 && cut != 5 && cut != 6 && cut != sizeof(good) && errs != 1)
+			bad++;
+		free(copy);
+	}
+	CHECK(bad == 0, "every truncation of a stream is reported as truncated, never read past");
+
+	{
+		/* reserved MSEO=10 inside a message: error, then the next message */
+		uint8_t s[] = { 0x24, 0x02, 0x03, 0x0c, 0x0f };
+		struct ntrace_parser p;
+		int rc1, rc2;
+
+		ntrace_parser_init(&p, &c, s, sizeof(s));
+		rc1 = ntrace_parse_next(&p, &m[0]);
+		rc2 = ntrace_parse_next(&p, &m[1]);
+		CHECK(rc1 == NTRACE_E_MSEO && rc2 == 0 && m[1].tcode == 3 && m[1].icnt == 3 &&
+		      ntrace_parse_next(&p, &m[2]) == NTRACE_END,
+		      "reserved MSEO=10: '%s', resynchronised on the next message",
+		      ntrace_strerror(rc1));
+	}
+	{
+		/* after a framing error the message is still fully defined (the
+		 * fuzzer found a caller reading an uninitialised has_tstamp) */
+		uint8_t s[] = { 0x26, 0x03 };
+		struct ntrace_parser p;
+		struct ntrace_msg g;
+		int rc;
+
+		memset(&g, 0xaa, sizeof(g));
+		ntrace_parser_init(&p, &c, s, sizeof(s));
+		rc = ntrace_parse_next(&p, &g);
+		CHECK(rc == NTRACE_E_MSEO && g.tcode == 0 && g.has_tstamp == 0 && g.icnt == 0,
+		      "a framing error leaves the message zeroed, not stale");
+	}
+	{
+		/* a stream of zeros is one endless message: too long, no hang */
+		static uint8_t zeros[1000];
+		struct ntrace_parser p;
+		int rc, n = 0, errs = 0;
+
+		ntrace_parser_init(&p, &c, zeros, sizeof(zeros));
+		while ((rc = ntrace_parse_next(&p, &m[0])) != NTRACE_END && n++ < 100)
+			errs += rc == NTRACE_E_TOO_LONG || rc == NTRACE_E_TRUNCATED;
+		CHECK(rc == NTRACE_END && errs >= 1, "1000 zero bytes: '%s', no hang",
+		      ntrace_strerror(NTRACE_E_TOO_LONG));
+	}
+	{
+		/* reserved TCODE and a layout error, each followed by a good message */
+		uint8_t s[] = { 0x04, 0x03, 0x0c, 0x0f,		/* TCODE=1 */
+				0x10, 0x03, 0x0c, 0x0f,		/* IndirectBranch ends early */
+				0xe0, 0x03, 0x0c, 0x0f };	/* vendor TCODE=56 */
+		struct ntrace_parser p;
+		int rc[6];
+
+		ntrace_parser_init(&p, &c, s, sizeof(s));
+		for (int i = 0; i < 6; i++)
+			rc[i] = ntrace_parse_next(&p, &m[0]);
+		CHECK(rc[0] == NTRACE_E_TCODE && rc[1] == 0 && rc[2] == NTRACE_E_LAYOUT &&
+		      rc[3] == 0 && rc[4] == NTRACE_E_TCODE && rc[5] == 0,
+		      "reserved/vendor TCODE and short message are errors, the next message parses");
+	}
+	{
+		/* random bytes: the parser and decoder never crash (ASan/UBSan) */
+		struct ntrace_decoder *d = calloc(1, sizeof(*d));
+		uint8_t *buf = malloc(4096);
+		unsigned seed = 12345;
+
+		load_icnt_example();
+		for (int round = 0; round < 200; round++) {
+			for (int i = 0; i < 4096; i++) {
+				seed = seed * 1103515245u + 12345u;
+				buf[i] = (uint8_t)(seed >> 16);
+			}
+			ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+			got.n = 0;
+			ntrace_dec_buffer(d, buf, (size_t)(seed % 4096));
+		}
+		CHECK(1, "200 random streams parsed and decoded without a crash");
+		free(buf);
+		free(d);
+	}
+}
+
+/* ---- encoder/decoder round trip over a model hart --------------------------------- */
+
+/*
+ * Program: main loop calls f (direct) and g (indirect, via a register), f has
+ * a data-dependent branch and a nested call; an interrupt handler at 0x600
+ * may be entered after any instruction and returns with MRET; a few plain
+ * instructions raise an exception (handled at 0x600 too, re-executed).
+ */
+static void load_program(void)
+{
+	memset(code, 0, sizeof(code));
+	/* main */
+	put32(0x100, enc_jal(1, 0x200 - 0x100));	/* call f */
+	put16(0x104, C_NOP);
+	put32(0x106, enc_jalr(1, 6));			/* jalr ra,0(t1): call g */
+	put32(0x10a, enc_b(1, 10, 0, 0x100 - 0x10a));	/* bnez a0, main */
+	put32(0x10e, enc_jal(0, 0x100 - 0x10e));	/* j main */
+	/* f */
+	put16(0x200, C_NOP);
+	put32(0x202, enc_b(0, 10, 11, 0x20c - 0x202));	/* beq -> 0x20c */
+	put32(0x206, enc_jal(5, 0x300 - 0x206));	/* call h via t0 (link) */
+	put16(0x20a, C_NOP);
+	put16(0x20c, C_ADD);
+	put16(0x20e, C_JR_RA);				/* ret */
+	/* h: returns through t0 */
+	put16(0x300, C_ADD);
+	put32(0x302, enc_b(1, 10, 11, 0x302 - 0x302 + 8)); /* bne -> 0x30a */
+	put16(0x306, C_NOP);
+	put16(0x308, C_NOP);
+	put32(0x30a, enc_jalr(0, 5));			/* jr t0: return */
+	/* g */
+	put32(0x400, ADD);
+	put32(0x404, enc_jalr(0, 1));			/* ret */
+	/* handler */
+	put16(0x600, C_NOP);
+	put32(0x602, enc_b(0, 10, 11, 0x60a - 0x602));
+	put16(0x606, C_NOP);
+	put16(0x608, C_NOP);
+	put32(0x60a, MRET);
+	predecode();
+}
+
+struct model {
+	uint64_t pc, mepc, ra, t0;
+	unsigned seed;
+	bool in_handler;
+};
+
+/* Programs that change return addresses break implicit-return mode 1
+ * (counting only), as the spec says: off for those runs. */
+static bool model_misbehaves = true;
+
+static unsigned rnd(struct model *h)
+{
+	h->seed = h->seed * 1103515245u + 12345u;
+	return (h->seed >> 16) & 0x7fff;
+}
+
+/* Runs n records of the model hart; rec[i] and the executed trail. */
+static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct trail *t)
+{
+	struct model h = { .pc = 0x100, .seed = seed };
+	int k = 0;
+
+	t->n = 0;
+	while (k < n) {
+		const struct ntrace_insn *in = lookup(NULL, h.pc);
+		struct ntrace_ingress r = { .addr = h.pc, .ilen = in->len, .tstamp = (uint64_t)k * 3,
+					    .priv = h.in_handler ? 3 : 1 };
+		uint64_t next = h.pc + in->len;
+
+		t->a[t->n++] = h.pc;
+		/* an exception on a plain instruction (not in the handler) */
+		if (!h.in_handler && in->kind == NTRACE_K_PLAIN && rnd(&h) % 37 == 0) {
+			r.itype = NTRACE_ITYPE_EXCEPTION;
+			rec[k++] = r;
+			h.mepc = h.pc;
+			h.in_handler = true;
+			h.pc = 0x600;
+			continue;
+		}
+		switch (in->kind) {
+		case NTRACE_K_BRANCH:
+			if (rnd(&h) % 3 == 0) {
+				next = in->target;
+				r.itype = NTRACE_ITYPE_BRANCH_TAKEN;
+			} else {
+				r.itype = NTRACE_ITYPE_BRANCH_NOT_TAKEN;
+			}
+			break;
+		case NTRACE_K_JUMP:
+			r.itype = in->itype;
+			if (in->rd == 1)
+				h.ra = next;
+			if (in->rd == 5)
+				h.t0 = next;
+			next = in->target;
+			break;
+		case NTRACE_K_INDIRECT:
+			r.itype = in->itype;
+			if (h.pc == 0x106) {
+				h.ra = next;
+				next = 0x400;
+			} else if (h.pc == 0x30a) {
+				next = h.t0;
+			} else {
+				/* returns; sometimes a program changes its return address */
+				next = model_misbehaves && rnd(&h) % 29 == 0 ? 0x10e : h.ra;
+			}
+			break;
+		case NTRACE_K_TRAP_RETURN:
+			r.itype = NTRACE_ITYPE_TRAP_RETURN;
+			next = h.mepc;
+			h.in_handler = false;
+			break;
+		default:
+			break;
+		}
+		/* an interrupt after this instruction */
+		if (!h.in_handler && r.itype == NTRACE_ITYPE_NONE && rnd(&h) % 41 == 0) {
+			r.itype = NTRACE_ITYPE_INTERRUPT;
+			h.mepc = next;
+			h.in_handler = true;
+			next = 0x600;
+		}
+		rec[k++] = r;
+		h.pc = next;
+	}
+	return k;
+}
+
+static struct trail expect_trail;
+
+static void test_model_round_trips(void)
+{
+	struct ntrace_ingress *rec = calloc(100000, sizeof(*rec));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	int nrec;
+
+	load_program();
+	for (int mode = 0; mode < 2; mode++)
+		for (int ir = 0; ir < 4; ir++)
+			for (int opt = 0; opt < 4; opt++) {
+				struct ntrace_config c = cfg_default();
+				struct ntrace_encoder e;
+				int ok;
+
+				c.trTeInstMode = mode ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
+				c.trTeInstImplicitReturnMode = (uint8_t)ir;
+				c.ret_stack_depth = ir == 2 ? 1 : 8;
+				c.trTeContext = true;
+				if (opt & 1) {
+					c.trTeInstEnRepeatedHistory = true;
+					c.repeat_branch = true;
+				}
+				if (opt & 2) {
+					c.trTeInstSyncMode = NTRACE_SYNC_MODE_ICNT;
+					c.trTeInstSyncMax = 4;	/* 256 halfwords */
+					c.trTsEnable = true;
+					c.icnt_limit = 50;
+					c.hist_bits = 5;
+					c.trTeInstExtendAddrMSB = true;
+					c.trTeSrcBits = 4;
+					c.trTeSrcID = 9;
+				}
+				model_misbehaves = ir != 1;
+				nrec = run_model(rec, 60000, 7u + (unsigned)(mode * 16 + ir * 4 + opt),
+						 &expect_trail);
+				s->n = 0;
+				ntrace_enc_init(&e, &c, sink, s);
+				for (int i = 0; i < nrec; i++)
+					ntrace_enc_retire(&e, &rec[i]);
+				ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+				got.n = 0;
+				ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+				ntrace_dec_buffer(d, s->b, s->n);
+				/* the model's last instruction may be a pending jump or
+				 * exception the stop cannot report */
+				ok = d->errors == 0 && e.error == 0 && got.n <= expect_trail.n &&
+				     got.n + 1 >= expect_trail.n &&
+				     memcmp(got.a, expect_trail.a, got.n * sizeof(got.a[0])) == 0;
+				if (!ok)
+					printf("    decoded %zu of %zu, errors %llu (%s)\n", got.n,
+					       expect_trail.n, (unsigned long long)d->errors,
+					       ntrace_strerror(d->last_error));
+				CHECK(ok, "model round trip %s implicit-return=%d%s%s: %zu instructions, "
+				      "%llu messages, %.2f bits/instr",
+				      mode ? "HTM" : "BTM", ir, opt & 1 ? " repeat" : "",
+				      opt & 2 ? " sync+tstamp+small-limits+ext+SRC" : "",
+				      expect_trail.n, (unsigned long long)e.messages,
+				      8.0 * (double)s->n / (double)expect_trail.n);
+			}
+	free(rec);
+	free(s);
+	free(d);
+}
+
+static void test_decoder_resync(void)
+{
+	/* a corrupted byte in the middle: errors, then the next sync decodes */
+	struct ntrace_ingress *rec = calloc(20000, sizeof(*rec));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_config c = cfg_default();
+	struct ntrace_encoder e;
+	int nrec;
+	size_t tail;
+
+	load_program();
+	c.trTeInstSyncMode = NTRACE_SYNC_MODE_MESSAGES;
+	c.trTeInstSyncMax = 2;	/* every 64 messages */
+	nrec = run_model(rec, 20000, 99, &expect_trail);
+	ntrace_enc_init(&e, &c, sink, s);
+	for (int i = 0; i < nrec; i++)
+		ntrace_enc_retire(&e, &rec[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	s->b[s->n / 2] ^= 0x5a;
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	/* the tail of the decoded sequence matches the tail of the run (whose
+	 * very last instruction may be a pending one the stop cannot report) */
+	tail = got.n > 1000 ? 1000 : got.n;
+	printf("    decoded %zu of %zu\n", got.n, expect_trail.n);
+	CHECK(d->errors >= 1 && got.n > expect_trail.n / 2 && tail == 1000 &&
+	      (memcmp(got.a + got.n - tail, expect_trail.a + expect_trail.n - tail - 1,
+		      tail * sizeof(got.a[0])) == 0 ||
+	       memcmp(got.a + got.n - tail, expect_trail.a + expect_trail.n - tail,
+		      tail * sizeof(got.a[0])) == 0),
+	      "a corrupted byte: %llu error(s) (%s), decoding resumes at the next sync",
+	      (unsigned long long)d->errors, ntrace_strerror(d->last_error));
+	free(rec);
+	free(s);
+	free(d);
+}
+
+static void test_lost_messages(void)
+{
+	/* records 5000..5999 lost: Error, then ProgTraceSync SYNC=7; the
+	 * decoder reports the loss and decodes the rest exactly */
+	struct ntrace_ingress *rec = calloc(20000, sizeof(*rec));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_config c = cfg_default();
+	struct ntrace_encoder e;
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+	int nrec, errors_msgs = 0, sync7 = 0, ok;
+	size_t tail;
+
+	load_program();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	nrec = run_model(rec, 20000, 5, &expect_trail);
+	ntrace_enc_init(&e, &c, sink, s);
+	for (int i = 0; i < nrec; i++) {
+		if (i == 5000)
+			ntrace_enc_lost(&e);
+		if (i < 5000 || i >= 6000)
+			ntrace_enc_retire(&e, &rec[i]);
+	}
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	ntrace_parser_init(&p, &c, s->b, s->n);
+	while (ntrace_parse_next(&p, &m) == NTRACE_OK) {
+		errors_msgs += m.tcode == NTRACE_TCODE_ERROR;
+		sync7 += m.tcode == NTRACE_TCODE_PROG_TRACE_SYNC && m.sync == NTRACE_SYNC_FIFO_OVERRUN;
+	}
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	/* the decoded tail is the run from record 6000 on (the model trail has
+	 * one entry per record; the very last may stay pending at the stop) */
+	tail = (size_t)(nrec - 6000 - 1);
+	ok = d->errors == 1 && d->last_error == NTRACE_E_LOST && errors_msgs == 1 && sync7 == 1 &&
+	     got.n >= tail &&
+	     (memcmp(got.a + got.n - tail, expect_trail.a + 6000, tail * sizeof(got.a[0])) == 0 ||
+	      memcmp(got.a + got.n - tail, expect_trail.a + 6001, tail * sizeof(got.a[0])) == 0);
+	if (!ok)
+		printf("    errors %llu (%s), Error messages %d, SYNC=7 %d, decoded %zu\n",
+		       (unsigned long long)d->errors, ntrace_strerror(d->last_error), errors_msgs,
+		       sync7, got.n);
+	CHECK(ok, "lost messages: Error then ProgTraceSync SYNC=7; the decoder reports '%s' and "
+	      "resumes exactly", ntrace_strerror(NTRACE_E_LOST));
+	free(rec);
+	free(s);
+	free(d);
+}
+
+static void test_isa(void)
+{
+	struct ntrace_insn in;
+	int ok = 1;
+
+	ntrace_isa_decode(0x8082, 0x1000, 64, &in);		/* c.jr ra */
+	ok &= in.len == 2 && in.kind == NTRACE_K_INDIRECT && in.itype == NTRACE_ITYPE_RETURN;
+	ntrace_isa_decode(0x9282, 0x1000, 64, &in);		/* c.jalr t0 */
+	ok &= in.len == 2 && in.itype == NTRACE_ITYPE_COROUTINE_SWAP;
+	ntrace_isa_decode(0x9302, 0x1000, 64, &in);		/* c.jalr t1 */
+	ok &= in.itype == NTRACE_ITYPE_INDIRECT_CALL;
+	ntrace_isa_decode(0x2001, 0x1000, 32, &in);		/* c.jal +0 (RV32) */
+	ok &= in.kind == NTRACE_K_JUMP && in.itype == NTRACE_ITYPE_DIRECT_CALL && in.target == 0x1000;
+	ntrace_isa_decode(0x2001, 0x1000, 64, &in);		/* c.addiw (RV64) */
+	ok &= in.kind == NTRACE_K_PLAIN;
+	ntrace_isa_decode(0xbffd, 0x1000, 64, &in);		/* c.j -2 */
+	ok &= in.kind == NTRACE_K_JUMP && in.target == 0xffe;
+	ntrace_isa_decode(0xdd7d, 0x1000, 64, &in);		/* c.beqz s0,-2 */
+	ok &= in.kind == NTRACE_K_BRANCH && in.target == 0xffe;
+	ntrace_isa_decode(enc_b(5, 1, 2, -4096), 0x2000, 64, &in);
+	ok &= in.kind == NTRACE_K_BRANCH && in.target == 0x1000 && in.len == 4;
+	ntrace_isa_decode(enc_jal(0, -(1 << 20)), 0x100000, 64, &in);
+	ok &= in.kind == NTRACE_K_JUMP && in.target == 0 && in.itype == NTRACE_ITYPE_DIRECT_JUMP_NL;
+	ntrace_isa_decode(enc_jal(1, 8), 0xfffffffc, 32, &in);
+	ok &= in.target == 4;						/* wraps at 32 bits */
+	ntrace_isa_decode(0x00000073, 0, 64, &in);
+	ok &= in.kind == NTRACE_K_TRAP;
+	ntrace_isa_decode(0x10200073, 0, 64, &in);
+	ok &= in.kind == NTRACE_K_TRAP_RETURN;
+	ntrace_isa_decode(0x9002, 0, 64, &in);
+	ok &= in.kind == NTRACE_K_TRAP;
+	ntrace_isa_decode(enc_jalr(5, 1), 0, 64, &in);
+	ok &= in.itype == NTRACE_ITYPE_COROUTINE_SWAP;
+	ntrace_isa_decode(enc_jalr(6, 1), 0, 64, &in);
+	ok &= in.itype == NTRACE_ITYPE_RETURN;
+	ntrace_isa_decode(enc_jalr(6, 7), 0, 64, &in);
+	ok &= in.itype == NTRACE_ITYPE_INDIRECT_JUMP_L;
+	ntrace_isa_decode(0x0000001f, 0, 64, &in);
+	ok &= in.len == 0;
+	CHECK(ok, "RV32GC/RV64GC lengths, targets and itype (compressed included)");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		prefix = argv[1];
+	test_framing_example();
+	test_ownership_examples();
+	test_every_message();
+	test_var_boundaries();
+	test_address_examples();
+	test_icnt_examples();
+	test_hrepeat_example();
+	test_isa();
+	test_corrupt();
+	test_model_round_trips();
+	test_decoder_resync();
+	test_lost_messages();
+	printf("%s%d checks, %d failed\n", prefix, checks, failures);
+	return failures ? 1 : 0;
+}

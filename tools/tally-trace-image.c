@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * tally-trace: the program's code for the decoder and the encoder: ELF files
+ * (32/64-bit, little-endian, PT_LOAD segments and the symbol table), raw
+ * binaries with a load address, and instruction words captured from a QEMU
+ * in_asm log.  Instructions are classified on first use and cached.
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tally-trace.h"
+
+struct seg {
+	uint64_t base, size;
+	uint8_t *bytes;
+	uint8_t *known;			/* code map pages: which halfwords are known */
+	struct ntrace_insn *ins;
+	uint8_t *done;
+	bool page;
+	bool all_done;		/* every halfword classified (image_range) */
+};
+
+static struct seg *segs;
+static size_t nsegs, capsegs;
+static struct seg *last_seg;
+unsigned image_xlen = 64;
+
+struct sym {
+	uint64_t addr, size;
+	const char *name;
+};
+static struct sym *syms;
+static size_t nsyms, capsyms;
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fprintf(stderr, "tally-trace: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct seg *x = a, *y = b;
+
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static struct seg *add_seg(uint64_t base, uint64_t size, bool page)
+{
+	struct seg *s;
+
+	if (nsegs == capsegs) {
+		capsegs = capsegs ? capsegs * 2 : 16;
+		segs = xrealloc(segs, capsegs * sizeof(*segs));
+	}
+	s = &segs[nsegs++];
+	*s = (struct seg){ .base = base, .size = size, .page = page };
+	s->bytes = calloc(1, size + 4);
+	s->ins = calloc(size / 2 + 1, sizeof(*s->ins));
+	s->done = calloc(size / 2 + 1, 1);
+	if (page)
+		s->known = calloc(size / 2 + 1, 1);
+	if (!s->bytes || !s->ins || !s->done || (page && !s->known)) {
+		fprintf(stderr, "tally-trace: out of memory\n");
+		exit(2);
+	}
+	qsort(segs, nsegs, sizeof(*segs), seg_cmp);
+	last_seg = NULL;
+	for (size_t i = 0; i < nsegs; i++)
+		if (segs[i].base == base && segs[i].page == page)
+			return &segs[i];
+	return NULL;
+}
+
+static struct seg *find_seg(uint64_t addr)
+{
+	size_t lo = 0, hi = nsegs;
+
+	if (last_seg && addr - last_seg->base < last_seg->size)
+		return last_seg;
+	/* ELF segments first: they win over captured words */
+	for (size_t i = 0; i < nsegs; i++)
+		if (!segs[i].page && addr - segs[i].base < segs[i].size)
+			return last_seg = &segs[i];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (addr < segs[mid].base)
+			hi = mid;
+		else if (addr - segs[mid].base >= segs[mid].size)
+			lo = mid + 1;
+		else if (segs[mid].page)
+			return last_seg = &segs[mid];
+		else
+			break;
+	}
+	return NULL;
+}
+
+const struct ntrace_insn *image_lookup(void *ctx, uint64_t addr)
+{
+	struct seg *s = find_seg(addr);
+	uint64_t off;
+
+	(void)ctx;
+	if (!s || (addr & 1))
+		return NULL;
+	off = (addr - s->base) / 2;
+	if (s->known && !s->known[off])
+		return NULL;
+	if (!s->done[off]) {
+		const uint8_t *b = s->bytes + off * 2;
+		uint32_t w = b[0] | b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+
+		ntrace_isa_decode(w, addr, image_xlen, &s->ins[off]);
+		if (s->ins[off].len == 4 && off * 2 + 4 > s->size && !s->page)
+			s->ins[off].len = 0;
+		s->done[off] = 1;
+	}
+	return &s->ins[off];
+}
+
+/* Decoder fast path: the whole segment, every halfword classified. */
+const struct ntrace_insn *image_range(void *ctx, uint64_t addr, uint64_t *base, uint64_t *end)
+{
+	struct seg *s = find_seg(addr);
+
+	if (!s)
+		return NULL;
+	if (!s->all_done) {
+		for (uint64_t a = s->base; a < s->base + s->size; a += 2)
+			if (!image_lookup(ctx, a))
+				s->ins[(a - s->base) / 2] = (struct ntrace_insn){ 0 };
+		s->all_done = true;
+	}
+	*base = s->base;
+	*end = s->base + (s->size & ~1ull);
+	return s->ins;
+}
+
+bool image_covers(uint64_t addr)
+{
+	struct seg *s = find_seg(addr);
+
+	return s && (!s->known || s->known[(addr - s->base) / 2]);
+}
+
+/*
+ * Captured code (in_asm, Spike logs) changes while a program runs (Linux
+ * patches itself, processes share virtual addresses), so every change is
+ * logged with the index of the next instruction to execute; the decoder
+ * applies the changes as it reaches those indexes (image_apply_words).
+ */
+struct word_change {
+	uint64_t index, addr;
+	uint16_t half;
+};
+static struct word_change *changes;
+static size_t nchanges, capchanges, applied;
+uint64_t image_word_index;
+
+static void redecode(struct seg *s, uint64_t off)
+{
+	s->done[off] = 0;
+	if (s->all_done && !image_lookup(NULL, s->base + off * 2))
+		s->ins[off] = (struct ntrace_insn){ 0 };
+}
+
+/* One halfword at addr; true if it changed. */
+static bool set_half(uint64_t addr, uint16_t half)
+{
+	uint64_t page = addr & ~0xfffull, o = addr - page;
+	struct seg *s = find_seg(addr);
+
+	if (s && !s->page)
+		return false;		/* the ELF image has it */
+	if (!s)
+		s = add_seg(page, 0x1000, true);
+	if (s->known[o / 2] && s->bytes[o] == (uint8_t)half && s->bytes[o + 1] == half >> 8)
+		return false;
+	s->bytes[o] = (uint8_t)half;
+	s->bytes[o + 1] = (uint8_t)(half >> 8);
+	s->known[o / 2] = 1;
+	redecode(s, o / 2);
+	if (o) {
+		redecode(s, o / 2 - 1);	/* a 32-bit instruction ending here */
+	} else {
+		/* the previous page's pad serves a 32-bit instruction at its end */
+		for (size_t i = 0; i < nsegs; i++)
+			if (segs[i].page && segs[i].base == page - 0x1000) {
+				segs[i].bytes[0x1000] = (uint8_t)half;
+				segs[i].bytes[0x1001] = (uint8_t)(half >> 8);
+				redecode(&segs[i], 0x1000 / 2 - 1);
+			}
+	}
+	return true;
+}
+
+static void log_change(uint64_t index, uint64_t addr, uint16_t half)
+{
+	if (nchanges == capchanges) {
+		capchanges = capchanges ? capchanges * 2 : 4096;
+		changes = xrealloc(changes, capchanges * sizeof(*changes));
+	}
+	changes[nchanges++] = (struct word_change){ index, addr, half };
+}
+
+void image_add_word(uint64_t addr, uint32_t word, unsigned len)
+{
+	for (unsigned i = 0; i + 2 <= len; i += 2) {
+		uint16_t half = (uint16_t)(word >> (8 * i));
+
+		if (set_half(addr + i, half))
+			log_change(image_word_index, addr + i, half);
+	}
+}
+
+/* Writes every captured change: "index address halfword" a line. */
+int image_save_words(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	for (size_t i = 0; i < nchanges; i++)
+		fprintf(f, "%llu %llx %04x\n", (unsigned long long)changes[i].index,
+			(unsigned long long)changes[i].addr, changes[i].half);
+	return fclose(f);
+}
+
+/* Loads changes; those at index 0 apply now, the others as decoding goes. */
+int image_load_words(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long idx, a;
+	unsigned w;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%llu %llx %x", &idx, &a, &w) == 3)
+		log_change(idx, a, (uint16_t)w);
+	fclose(f);
+	applied = 0;
+	image_apply_words(2);	/* see exec_cb in tally-trace.c */
+	return 0;
+}
+
+/* Applies the changes logged before instruction number index. */
+void image_apply_words(uint64_t index)
+{
+	while (applied < nchanges && changes[applied].index <= index) {
+		set_half(changes[applied].addr, changes[applied].half);
+		applied++;
+	}
+}
+
+bool image_words_pending(void)
+{
+	return applied < nchanges;
+}
+
+int image_load_raw(const char *path, uint64_t base)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+	struct seg *s;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (n <= 0) {
+		fclose(f);
+		return -1;
+	}
+	s = add_seg(base, (uint64_t)n, false);
+	if (fread(s->bytes, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void add_sym(uint64_t addr, uint64_t size, const char *name)
+{
+	if (nsyms == capsyms) {
+		capsyms = capsyms ? capsyms * 2 : 1024;
+		syms = xrealloc(syms, capsyms * sizeof(*syms));
+	}
+	syms[nsyms++] = (struct sym){ addr, size, strdup(name) };
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (y->size > 0) - (x->size > 0);	/* sized (function) symbols first */
+}
+
+static int load_elf(const char *path, bool code);
+
+int image_load_elf(const char *path)
+{
+	return load_elf(path, true);
+}
+
+/* Symbols only: for code that changes at run time (Linux), whose bytes
+ * must come from the captured words. */
+int image_load_symbols(const char *path)
+{
+	return load_elf(path, false);
+}
+
+/* ELF32/ELF64 little-endian: PT_LOAD segments with file bytes, symbols. */
+static int load_elf(const char *path, bool code)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+	long n;
+	bool is64;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	if (n < 52) {
+		fclose(f);
+		return -1;
+	}
+	b = malloc((size_t)n);
+	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		free(b);
+		return -1;
+	}
+	fclose(f);
+	if (memcmp(b, ELFMAG, SELFMAG) || b[EI_DATA] != ELFDATA2LSB) {
+		free(b);
+		return -1;
+	}
+	is64 = b[EI_CLASS] == ELFCLASS64;
+	if (code)
+		image_xlen = is64 ? 64 : 32;
+#define FIELD(s64, s32, f) (is64 ? (uint64_t)((const s64 *)p)->f : (uint64_t)((const s32 *)p)->f)
+	{
+		const unsigned char *p = b;
+		uint64_t phoff = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phoff);
+		uint64_t phnum = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phnum);
+		uint64_t phent = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phentsize);
+		uint64_t shoff = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shoff);
+		uint64_t shnum = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shnum);
+		uint64_t shent = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shentsize);
+
+		for (uint64_t i = 0; i < phnum; i++) {
+			uint64_t off, va, fsz, type;
+			struct seg *s;
+
+			p = b + phoff + i * phent;
+			if (phoff + (i + 1) * phent > (uint64_t)n)
+				break;
+			type = FIELD(Elf64_Phdr, Elf32_Phdr, p_type);
+			off = FIELD(Elf64_Phdr, Elf32_Phdr, p_offset);
+			va = FIELD(Elf64_Phdr, Elf32_Phdr, p_vaddr);
+			fsz = FIELD(Elf64_Phdr, Elf32_Phdr, p_filesz);
+			if (!code || type != PT_LOAD || !fsz || off + fsz > (uint64_t)n)
+				continue;
+			s = add_seg(va, fsz, false);
+			memcpy(s->bytes, b + off, fsz);
+		}
+		for (uint64_t i = 0; i < shnum; i++) {
+			uint64_t type, off, size, link, ent, stroff;
+
+			p = b + shoff + i * shent;
+			if (shoff + (i + 1) * shent > (uint64_t)n)
+				break;
+			type = FIELD(Elf64_Shdr, Elf32_Shdr, sh_type);
+			if (type != SHT_SYMTAB)
+				continue;
+			off = FIELD(Elf64_Shdr, Elf32_Shdr, sh_offset);
+			size = FIELD(Elf64_Shdr, Elf32_Shdr, sh_size);
+			link = FIELD(Elf64_Shdr, Elf32_Shdr, sh_link);
+			ent = FIELD(Elf64_Shdr, Elf32_Shdr, sh_entsize);
+			p = b + shoff + link * shent;
+			stroff = FIELD(Elf64_Shdr, Elf32_Shdr, sh_offset);
+			if (!ent || off + size > (uint64_t)n)
+				continue;
+			for (uint64_t k = 1; k < size / ent; k++) {
+				uint64_t name, value, ssize, info;
+
+				p = b + off + k * ent;
+				name = FIELD(Elf64_Sym, Elf32_Sym, st_name);
+				value = FIELD(Elf64_Sym, Elf32_Sym, st_value);
+				ssize = FIELD(Elf64_Sym, Elf32_Sym, st_size);
+				info = FIELD(Elf64_Sym, Elf32_Sym, st_info);
+				/* code symbols only: absolute ones (SHN_ABS) are constants */
+				if ((ELF64_ST_TYPE(info) != STT_FUNC && ELF64_ST_TYPE(info) != STT_NOTYPE) ||
+				    !value || stroff + name >= (uint64_t)n ||
+				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_ABS ||
+				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_UNDEF)
+					continue;
+				if (b[stroff + name] == 0 || b[stroff + name] == '$' ||
+				    !strncmp((const char *)b + stroff + name, ".L", 2))
+					continue;
+				add_sym(value, ssize, (const char *)b + stroff + name);
+			}
+		}
+	}
+#undef FIELD
+	free(b);
+	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
+	return 0;
+}
+
+/* Function containing addr (nearest symbol at or below), or NULL. */
+const char *image_symbol(uint64_t addr, uint64_t *start)
+{
+	size_t lo = 0, hi = nsyms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* the first (sized) symbol at that address */
+	lo--;
+	while (lo && syms[lo - 1].addr == syms[lo].addr)
+		lo--;
+	if (start)
+		*start = syms[lo].addr;
+	return syms[lo].name;
+}
