@@ -92,6 +92,14 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (!hsm_smode_entry_ok(addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
+	/*
+	 * A hart in STOP_PENDING is on a short firmware-only path to STOPPED
+	 * (hsm_hart_stop): wait for it instead of refusing.  Linux onlines a
+	 * CPU right after the dying one said so, and looks at its state only
+	 * once ("CPU3 may not have stopped", then "failed to start").
+	 */
+	while (hsm_state(target) == SBI_HSM_STATE_STOP_PENDING)
+		sbi_ipi_poll();
 	/* the lock makes "still stopped? then set its entry point" one step */
 	spin_lock(&target->hsm_lock);
 	if (hsm_state(target) != SBI_HSM_STATE_STOPPED) {

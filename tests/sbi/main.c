@@ -84,6 +84,7 @@ static void run_all(void)
 	test_hyp();
 	test_hsm_suspend();
 	test_hsm_stop_start();
+	test_hsm_start_while_stopping();
 	test_dbtr();
 	test_srst_invalid();
 	test_sse_basic();

@@ -177,6 +177,41 @@ void test_hsm_stop_start(void)
 		}
 }
 
+/*
+ * Linux's CPU hotplug: hart_start as soon as the hart has left STARTED,
+ * possibly still in STOP_PENDING.  The stop is committed, so the start
+ * must succeed every time (it failed with ALREADY_AVAILABLE when the
+ * firmware was caught on its way to STOPPED).
+ */
+void test_hsm_start_while_stopping(void)
+{
+	unsigned int i, round, ok;
+
+	for (i = 0; i < nr_secondaries; i++) {
+		unsigned long id = secondaries[i];
+		struct sbiret r = { 0, 0 };
+
+		if (!harts[id].running)
+			continue;
+		for (round = 0, ok = 0; round < 50; round++) {
+			bool entered;
+
+			hart_post(id, CMD_STOP, 0, 0, 0, 0);
+			WAIT_UNTIL((r = sbi_hart_status(id), r.error || r.value != SBI_HSM_STARTED),
+				   20000);
+			r = start_secondary(id, next_opaque(id), &entered);
+			if (r.error || !entered)
+				break;
+			ok++;
+		}
+		check(ok == 50, "hsm", sfmt("hart %lu: hart_start right after hart_stop "
+			"(STOP_PENDING or STOPPED) succeeds, 50 times", id),
+		      sfmt("round %u: %s", ok + 1, ret_str(r)));
+		if (ok != 50)
+			return;
+	}
+}
+
 /* ---- hart_suspend, all on one secondary hart ---- */
 
 static struct sbiret suspend_on(unsigned long id, unsigned long type,
