@@ -33,7 +33,7 @@ static int stdout_node(const void *fdt)
 	for (i = 0; path[i] && path[i] != ':' && i < (int)sizeof(name) - 1; i++)
 		name[i] = path[i];
 	name[i] = '\0';
-	return fdt_path_offset(fdt, name);
+	return fdt_path_node(fdt, name);	/* never fdt_path_offset(): aliases */
 }
 
 static bool node_is_uart(const void *fdt, int node)

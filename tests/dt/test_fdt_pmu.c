@@ -518,6 +518,34 @@ static void test_prop_offset_cycle(void)
 	      fdt_strerror(err));
 }
 
+/*
+ * 6. stdout-path "serial0" with the alias serial0 = "serial0" (a tree
+ * fdt_validate() accepts): Linux 6.1's fdt_path_offset() resolved the alias
+ * by calling itself on its value, recursing until the stack overflowed
+ * (corpus file crash-alias-names-itself).  fdt_path_node() resolves an
+ * alias once, only to a full path.
+ */
+static void test_alias_names_itself(void)
+{
+	static char buf[1024] __attribute__((aligned(8)));
+	int err, uart, self, good, sub;
+
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_begin_node(buf, "aliases") ?:
+	      fdt_property_string(buf, "serial0", "serial0") ?:
+	      fdt_property_string(buf, "serial1", "/soc") ?:
+	      fdt_end_node(buf) ?: fdt_begin_node(buf, "soc") ?: fdt_begin_node(buf, "uart") ?:
+	      fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	uart = err ? err : fdt_path_offset(buf, "/soc/uart");
+	self = fdt_path_node(buf, "serial0");
+	good = fdt_path_node(buf, "serial1");
+	sub = fdt_path_node(buf, "serial1/uart");
+	check(!err && !fdt_validate(buf, sizeof(buf)) && self == -FDT_ERR_BADPATH &&
+	      good == fdt_path_offset(buf, "/soc") && sub == uart && uart > 0,
+	      "fuzz finding: an alias naming itself is refused, not recursed (%d); an alias to a full path resolves (%d, %d)",
+	      self, good, sub);
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -576,6 +604,7 @@ int main(int argc, char **argv)
 	test_fuzz_findings();
 	test_unterminated_status();
 	test_prop_offset_cycle();
+	test_alias_names_itself();
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);

@@ -61,7 +61,7 @@ static void dt_platform_lookups(const void *fdt)
 
 	path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
 	if (path && len > 0 && memchr(path, '\0', (size_t)len))
-		(void)fdt_path_offset(fdt, path);
+		(void)fdt_path_node(fdt, path);
 	cpus = fdt_path_offset(fdt, "/cpus");
 	if (cpus >= 0) {
 		(void)fdt_u32(fdt, cpus, "timebase-frequency", 0);
