@@ -10,7 +10,8 @@
 #   so it can never flake: a fixed seed ($FUZZ_SEED or 1) and a fixed number
 #   of inputs per target ($FUZZ_RUNS or the target's default below, about
 #   25 s each on the 2-core test machine), no time bound.  The same build
-#   runs the same inputs every time.
+#   runs the same inputs every time (no timed corpus reloads; address-space
+#   randomisation off with setarch -R, where allowed).
 # - --time S (make fuzz, long campaigns): at most S seconds per target, a
 #   seed taken from the clock unless --seed/$FUZZ_SEED gives one (printed),
 #   unbounded runs unless --runs.  A campaign is reproduced exactly with the
@@ -40,6 +41,11 @@ if [[ -n $time_s ]]; then
 else
 	seed=${seed:-1}
 fi
+# With address-space randomisation, libFuzzer's comparison tracing sees
+# different pointer values and the same seed grows a different corpus:
+# turned off where the system lets us, so a run is the same inputs each time.
+norandom=(env)
+setarch -R true 2>/dev/null && norandom=(setarch -R)
 fuzz="$out/host/fuzz"
 failures=0
 mkdir -p "$fuzz"
@@ -70,12 +76,12 @@ for t in fuzz_dt fuzz_dt_gen fuzz_pmu; do
 	rm -rf "$work" "$fuzz/crash-$t-"*
 	mkdir -p "$work"
 	n=${runs:-${default_runs[$t]}}
-	bound=(-runs="$n")
+	bound=(-runs="$n" -reload=0)	# no timed corpus reloads
 	if [[ -n $time_s ]]; then
 		bound=(-max_total_time="$time_s" ${runs:+-runs="$runs"})
 		n=""
 	fi
-	"$fuzz/$t" -seed="$seed" "${bound[@]}" -timeout=10 \
+	"${norandom[@]}" "$fuzz/$t" -seed="$seed" "${bound[@]}" -timeout=10 \
 		-print_final_stats=1 -artifact_prefix="$fuzz/crash-$t-" "$work" "$seeds" >"$log" 2>&1
 	status=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
