@@ -145,11 +145,12 @@ check-linux: all
 bench: all
 	@bench/run.sh $(O)
 
-# The libFuzzer targets of tests/fuzz, longer than check-unit's 30 s each:
+# The libFuzzer targets of tests/fuzz as a campaign: time-bounded, a random
+# seed (printed) unless FUZZ_SEED; check-unit's run is short and fixed.
 # make fuzz [FUZZ_TIME=seconds per target] [FUZZ_SEED=n]
 FUZZ_TIME	?= 600
 fuzz:
-	@FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh $(O)
+	@tests/fuzz/run.sh $(O) --time $(FUZZ_TIME)
 
 # where each costly call's instructions go (needs make bench's payload first)
 bench-breakdown: all

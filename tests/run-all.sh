@@ -22,7 +22,7 @@ suite_unit() {
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
 	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
 	"$root/tests/dt/run.sh" "$out" || status=1
-	# libFuzzer targets, a short bounded run (FUZZ_TIME, FUZZ_SEED; make fuzz: long)
+	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
 	"$root/tests/fuzz/run.sh" "$out" || status=1
 	return $status
 }

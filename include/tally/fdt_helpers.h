@@ -22,5 +22,11 @@ bool fdt_node_enabled(const void *fdt, int node);
 long fdt_hartid_of_intc(const void *fdt, uint32_t phandle);
 /* First enabled node compatible with any of the NULL-terminated list, or < 0. */
 int fdt_find_compatible(const void *fdt, const char *const *compat);
+/*
+ * fdt_path_offset() for a path read from the blob (stdout-path): a leading
+ * alias is resolved only to a value that is a full path ("/..."), so an
+ * alias naming itself cannot recurse.  -FDT_ERR_BADPATH otherwise.
+ */
+int fdt_path_node(const void *fdt, const char *path);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #ifndef TALLY_FDT_VALIDATE_H
 #define TALLY_FDT_VALIDATE_H
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -22,10 +23,21 @@
  * node with a name in the strings block, and nothing but NOPs between the
  * root's END_NODE and FDT_END.  Otherwise a negative -FDT_ERR_* code
  * (fdt_strerror() names it), mostly -FDT_ERR_BADSTRUCTURE.
- * -FDT_ERR_ALIGNMENT (and any header error) means the blob cannot be read
- * at all, not even by libfdt's lookups; other errors leave the header and
- * blocks sound, so bounded read-only lookups stay inside the blob.
+ * Whether libfdt's read-only lookups are safe on a refused tree is
+ * fdt_walkable()'s answer, not the error code's.
  */
 int fdt_validate(const void *fdt, size_t bufsize);
+
+/*
+ * true when libfdt's read-only lookups on the blob stay inside it and
+ * terminate, also on a tree fdt_validate() refuses: the header and blocks
+ * sound and aligned (as fdt_validate() requires), and the structure block's
+ * token chain, the one every libfdt walker follows, reaches FDT_END with each
+ * token's next offset strictly after it.  A tree with nodes after the root's
+ * END_NODE is walkable; one whose token chain stops early (truncated, unknown
+ * token, property running past the block) or does not move is not.
+ * fdt_validate() == 0 implies fdt_walkable().
+ */
+bool fdt_walkable(const void *fdt, size_t bufsize);
 
 #endif

@@ -74,3 +74,33 @@ int fdt_find_compatible(const void *fdt, const char *const *compat)
 	}
 	return -FDT_ERR_NOTFOUND;
 }
+
+/*
+ * Linux 6.1's fdt_path_offset() resolves a leading alias by calling itself
+ * on the alias's value, whatever it is: an alias naming itself (serial0 =
+ * "serial0", a tree fdt_validate() accepts) recursed until the M-mode stack
+ * overflowed.  Here an alias is resolved once, and only to a full path.
+ */
+int fdt_path_node(const void *fdt, const char *path)
+{
+	char full[128];
+	const char *rest = path, *alias;
+	int aliases, len;
+	size_t n, m;
+
+	if (path[0] == '/')
+		return fdt_path_offset(fdt, path);
+	while (*rest && *rest != '/')
+		rest++;
+	aliases = fdt_path_offset(fdt, "/aliases");
+	alias = aliases < 0 ? NULL : fdt_getprop_namelen(fdt, aliases, path, (int)(rest - path), &len);
+	if (!alias || len <= 0 || alias[0] != '/' || !memchr(alias, '\0', (size_t)len))
+		return -FDT_ERR_BADPATH;
+	n = strlen(alias);
+	m = strlen(rest);
+	if (n + m >= sizeof(full))
+		return -FDT_ERR_BADPATH;
+	memcpy(full, alias, n);
+	memcpy(full + n, rest, m + 1);
+	return fdt_path_offset(fdt, full);
+}

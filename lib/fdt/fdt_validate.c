@@ -9,8 +9,8 @@
 #include <libfdt.h>
 #include <tally/fdt_validate.h>
 
-/* Header, blocks inside totalsize, totalsize inside the buffer. */
-static int check_blob(const void *fdt, size_t bufsize)
+/* Header, blocks inside totalsize, totalsize inside the buffer, alignment. */
+static int check_blocks(const void *fdt, size_t bufsize)
 {
 	int err;
 
@@ -35,9 +35,40 @@ static int check_blob(const void *fdt, size_t bufsize)
 	if (((uintptr_t)fdt & 7) || (fdt_off_mem_rsvmap(fdt) & 7) ||
 	    (fdt_off_dt_struct(fdt) & (FDT_TAGSIZE - 1)))
 		return -FDT_ERR_ALIGNMENT;
-	/* the reservation map must end with its all-zero entry */
-	err = fdt_num_mem_rsv(fdt);
-	return err < 0 ? err : 0;
+	return 0;
+}
+
+/*
+ * The token chain every libfdt walker follows (fdt_next_tag() from offset
+ * 0) must reach FDT_END, each token's next offset strictly after the token.
+ * libfdt's walkers (nextprop_(), fdt_next_node(), fdt_next_property_offset()
+ * ...) only stop at FDT_END or an error: a token whose next offset is its
+ * own makes every lookup that reaches it loop forever.  fdt_next_tag()
+ * computes a property's next offset as offset + 12 + len in 32-bit
+ * arithmetic and bounds-checks only the span [offset, next): a length of
+ * 0xFFFFFFF4 (-12) gives a span of 0 bytes, which passes, and a next
+ * offset equal to the property's own (found by fuzz_dt: corpus file
+ * hang-prop-offset-cycle; version < 16 blobs have a second such length,
+ * -16, through their 8-byte value alignment).  Every other wrapping
+ * length gives a span that fails the bounds check, so the walk stops.
+ * Checked on the whole chain, not only up to the first structural
+ * error, since the lookups on an invalid tree go on past such errors.
+ */
+static int check_tokens(const void *fdt)
+{
+	int offset = 0, next;
+
+	for (;;) {
+		uint32_t tag = fdt_next_tag(fdt, offset, &next);
+
+		if (next < 0)
+			return next;	/* truncated, overrun or unknown token */
+		if (tag == FDT_END)
+			return 0;
+		if (next <= offset)
+			return -FDT_ERR_BADSTRUCTURE;	/* the walk would not move */
+		offset = next;
+	}
 }
 
 /*
@@ -58,6 +89,8 @@ static int check_structure(const void *fdt)
 		tag = fdt_next_tag(fdt, offset, &next);
 		if (next < 0)
 			return next;	/* truncated or unknown token */
+		if (tag != FDT_END && next <= offset)
+			return -FDT_ERR_BADSTRUCTURE;	/* never loop (check_tokens) */
 		if (tag == FDT_NOP)
 			continue;
 		if (root_done && tag != FDT_END)
@@ -96,7 +129,19 @@ static int check_structure(const void *fdt)
 
 int fdt_validate(const void *fdt, size_t bufsize)
 {
-	int err = check_blob(fdt, bufsize);
+	int err = check_blocks(fdt, bufsize);
 
+	if (err)
+		return err;
+	/* the reservation map must end with its all-zero entry */
+	err = fdt_num_mem_rsv(fdt);
+	if (err < 0)
+		return err;
+	err = check_tokens(fdt);
 	return err ? err : check_structure(fdt);
+}
+
+bool fdt_walkable(const void *fdt, size_t bufsize)
+{
+	return !check_blocks(fdt, bufsize) && !check_tokens(fdt);
 }

@@ -33,7 +33,7 @@ static int stdout_node(const void *fdt)
 	for (i = 0; path[i] && path[i] != ':' && i < (int)sizeof(name) - 1; i++)
 		name[i] = path[i];
 	name[i] = '\0';
-	return fdt_path_offset(fdt, name);
+	return fdt_path_node(fdt, name);	/* never fdt_path_offset(): aliases */
 }
 
 static bool node_is_uart(const void *fdt, int node)
@@ -223,8 +223,15 @@ int platform_init(void *fdt)
 	 * the riscv,pmu map is not read and the tree is not written.
 	 */
 	platform.fdt_err = fdt_validate(fdt, fdt_totalsize(fdt));
-	if (platform.fdt_err == -FDT_ERR_ALIGNMENT)
-		return -1;	/* not even a lookup is safe */
+	/*
+	 * A tree whose token chain does not reach FDT_END moving strictly
+	 * forward (a property length of -12 makes libfdt's walkers loop on
+	 * one token forever), or whose blocks are misaligned, is not read
+	 * at all, like a bad header: no console can be found to say so and
+	 * the boot hart halts (docs/security.md).
+	 */
+	if (!fdt_walkable(fdt, fdt_totalsize(fdt)))
+		return -1;
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
 	platform.reset_name = "none";
 	console_setup(fdt);

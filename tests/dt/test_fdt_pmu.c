@@ -472,6 +472,80 @@ static void test_unterminated_status(void)
 	free(blob);
 }
 
+/*
+ * 5. A property length of 0xFFFFFFF4 (-12): fdt_next_tag() gives the
+ * property's own offset as the next one, so every libfdt walk reaching it
+ * (fdt_getprop() on its node, fdt_validate()'s own walk when the name is
+ * valid) looped forever (found by fuzz_dt as a timeout in the boot lookups;
+ * corpus file hang-prop-offset-cycle).  Without the fix this test hangs.
+ * A tree with a node after the root stays walkable: the firmware boots it.
+ */
+static void test_prop_offset_cycle(void)
+{
+	static char buf[1024] __attribute__((aligned(8)));
+	struct fdt_property *prop;
+	int err, off;
+	bool walkable;
+
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_begin_node(buf, "uart") ?:
+	      fdt_property_string(buf, "compatible", "ns16550a") ?:
+	      fdt_property_u32(buf, "clock-frequency", 1) ?:
+	      fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	off = err ? -1 : fdt_subnode_offset(buf, 0, "uart");
+	off = off < 0 ? off : fdt_first_property_offset(buf, off);
+	off = off < 0 ? off : fdt_next_property_offset(buf, off);
+	walkable = fdt_walkable(buf, sizeof(buf));
+	check(off >= 0 && walkable && !fdt_validate(buf, sizeof(buf)),
+	      "the tree before the property length change is valid and walkable (%d)", off);
+	if (off < 0)
+		return;
+	prop = fdt_offset_ptr_w(buf, off, sizeof(*prop));
+	prop->len = cpu_to_fdt32(0xFFFFFFF4u);
+	err = fdt_validate(buf, sizeof(buf));
+	walkable = fdt_walkable(buf, sizeof(buf));
+	check(err == -FDT_ERR_BADSTRUCTURE && !walkable,
+	      "fuzz finding: a property length of -12 (next token = itself) is refused and not walkable (%s)",
+	      fdt_strerror(err));
+
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_end_node(buf) ?:
+	      fdt_begin_node(buf, "after-root") ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	walkable = !err && fdt_walkable(buf, sizeof(buf));
+	err = err ?: fdt_validate(buf, sizeof(buf));
+	check(err == -FDT_ERR_BADSTRUCTURE && walkable,
+	      "a node after the root is refused but walkable: the firmware boots it (%s)",
+	      fdt_strerror(err));
+}
+
+/*
+ * 6. stdout-path "serial0" with the alias serial0 = "serial0" (a tree
+ * fdt_validate() accepts): Linux 6.1's fdt_path_offset() resolved the alias
+ * by calling itself on its value, recursing until the stack overflowed
+ * (corpus file crash-alias-names-itself).  fdt_path_node() resolves an
+ * alias once, only to a full path.
+ */
+static void test_alias_names_itself(void)
+{
+	static char buf[1024] __attribute__((aligned(8)));
+	int err, uart, self, good, sub;
+
+	err = fdt_create(buf, sizeof(buf)) ?: fdt_finish_reservemap(buf) ?:
+	      fdt_begin_node(buf, "") ?: fdt_begin_node(buf, "aliases") ?:
+	      fdt_property_string(buf, "serial0", "serial0") ?:
+	      fdt_property_string(buf, "serial1", "/soc") ?:
+	      fdt_end_node(buf) ?: fdt_begin_node(buf, "soc") ?: fdt_begin_node(buf, "uart") ?:
+	      fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_end_node(buf) ?: fdt_finish(buf);
+	uart = err ? err : fdt_path_offset(buf, "/soc/uart");
+	self = fdt_path_node(buf, "serial0");
+	good = fdt_path_node(buf, "serial1");
+	sub = fdt_path_node(buf, "serial1/uart");
+	check(!err && !fdt_validate(buf, sizeof(buf)) && self == -FDT_ERR_BADPATH &&
+	      good == fdt_path_offset(buf, "/soc") && sub == uart && uart > 0,
+	      "fuzz finding: an alias naming itself is refused, not recursed (%d); an alias to a full path resolves (%d, %d)",
+	      self, good, sub);
+}
+
 static void test_big(const char *path)
 {
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -529,6 +603,8 @@ int main(int argc, char **argv)
 	test_no_fdt();
 	test_fuzz_findings();
 	test_unterminated_status();
+	test_prop_offset_cycle();
+	test_alias_names_itself();
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--big") && i + 1 < argc)
 			test_big(argv[++i]);

@@ -47,7 +47,9 @@ static void dt_msg(void *ctx, const char *msg)
 /*
  * The read-only lookups the generic platform makes at boot, also on a tree
  * that fails validation (platform/generic/platform.c): console, harts,
- * memory, CLINT/ACLINT, reset.  They must stay inside the blob.
+ * memory, CLINT/ACLINT, reset, on a walkable tree (fdt_walkable()), also
+ * one that fails validation.  They must stay inside the blob and end (a
+ * lookup that loops is a libFuzzer timeout).
  */
 static void dt_platform_lookups(const void *fdt)
 {
@@ -59,7 +61,7 @@ static void dt_platform_lookups(const void *fdt)
 
 	path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
 	if (path && len > 0 && memchr(path, '\0', (size_t)len))
-		(void)fdt_path_offset(fdt, path);
+		(void)fdt_path_node(fdt, path);
 	cpus = fdt_path_offset(fdt, "/cpus");
 	if (cpus >= 0) {
 		(void)fdt_u32(fdt, cpus, "timebase-frequency", 0);
@@ -92,6 +94,7 @@ static void dt_check_blob(const void *fdt, size_t size, uint32_t hart_counters,
 {
 	struct fdt_pmu_stats st;
 	int err, sys, ret;
+	bool walkable;
 
 	err = fdt_validate(fdt, size);
 	/*
@@ -106,14 +109,21 @@ static void dt_check_blob(const void *fdt, size_t size, uint32_t hart_counters,
 	DT_CHECK(err <= 0, "fdt_validate returned a positive value", err);
 
 	/*
-	 * The firmware stops at a bad header or misaligned blocks (nothing
-	 * is read); the parser's contract is a blob whose totalsize bytes
-	 * are readable.
+	 * The firmware reads nothing from a tree that is not walkable (bad
+	 * header, misaligned blocks, a token chain that does not reach
+	 * FDT_END moving forward: platform_init() halts); the platform
+	 * lookups run on every other tree, valid or not.  The parser's
+	 * contract is only a blob whose totalsize bytes are readable: it
+	 * validates the tree itself.
 	 */
+	walkable = fdt_walkable(fdt, size);
+	DT_CHECK(walkable || err, "fdt_validate accepts a tree fdt_walkable refuses", 0);
+	DT_CHECK(!walkable || err != -FDT_ERR_ALIGNMENT, "a misaligned tree is walkable", err);
 	if (size < sizeof(struct fdt_header) || size < fdt_header_size(fdt) || fdt_check_header(fdt) ||
 	    fdt_totalsize(fdt) > size || err == -FDT_ERR_ALIGNMENT)
 		return;
-	dt_platform_lookups(fdt);
+	if (walkable)
+		dt_platform_lookups(fdt);
 
 	dt_msgs = 0;
 	ret = fdt_pmu_parse_stats(fdt, &dt_map, hart_counters, dt_msg, NULL, &st);
