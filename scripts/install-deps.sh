@@ -4,7 +4,7 @@
 # Usage: scripts/install-deps.sh [--check]   (--check: report, install nothing)
 set -euo pipefail
 
-# compilers, QEMU, dtc, libfdt (host), the Linux sources (libfdt for the firmware,
+# compilers (clang with its runtime for the fuzz targets), QEMU, dtc, libfdt (host), the Linux sources (libfdt for the firmware,
 # Linux and perf for the tests), OpenSBI 1.1 to compare with, kernel build tools
 packages=(
 	gcc-riscv64-unknown-elf
@@ -18,6 +18,7 @@ packages=(
 	opensbi
 	flex bison bc libssl-dev libelf-dev cpio xz-utils
 	gcc make python3
+	clang libclang-rt-14-dev	# libFuzzer + ASan/UBSan (tests/fuzz, tests/trace)
 )
 
 missing=()
