@@ -35,10 +35,11 @@ import bisect
 import collections
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+from elfsyms import symbols, tool
 
 # The costly calls, broken down by default (payload series ids).
 DEFAULT_CALLS = [
@@ -72,24 +73,6 @@ BOOT_CATEGORIES = [
     ("console", [r".*printf.*", r".*print.*", r"uart.*", r"console.*"]),
 ]
 PAYLOAD_START = 0x80200000
-
-
-def tool(name):
-    cross = os.environ.get("CROSS_COMPILE")
-    if not cross:
-        cross = "riscv64-unknown-elf-" if shutil.which("riscv64-unknown-elf-nm") \
-            else "riscv64-linux-gnu-"
-    return cross + name
-
-
-def symbols(elf):
-    out = subprocess.run([tool("nm"), "-n", elf], capture_output=True, text=True).stdout
-    syms = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[1] in "tTW":
-            syms.append((int(f[0], 16), f[2]))
-    return syms
 
 
 def csr_pcs(elf):
