@@ -13,6 +13,14 @@
 
 PLATFORM	?= generic
 O		?= build
+# The board's make fragment (image addresses, QEMU machine): platform/<board>/board.mk.
+# It sets what it needs with ?=, so the command line still wins.
+ifneq ($(PLATFORM),generic)
+ifeq ($(wildcard platform/$(PLATFORM)/board.mk),)
+$(error PLATFORM=$(PLATFORM): no platform/$(PLATFORM)/board.mk (boards: $(notdir $(patsubst %/board.mk,%,$(wildcard platform/*/board.mk)))))
+endif
+include platform/$(PLATFORM)/board.mk
+endif
 TALLY_MAX_HARTS	?= 32
 FW_TEXT_START	?= 0x80000000
 FW_JUMP_ADDR	?= 0x80200000
@@ -43,7 +51,8 @@ LIBFDT_SRC	:= $(O)/libfdt
 ARCH_FLAGS	:= -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
-		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART))
+		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
+		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 BASE_CFLAGS	:= $(ARCH_FLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 		   -fno-stack-protector -fno-pic -fno-common -ffunction-sections -fdata-sections \
 		   -Iinclude -Ilib/fdt/freestanding -I$(LIBFDT_SRC) $(FW_DEFINES)
@@ -58,7 +67,9 @@ LIBFDT_FILES	:= fdt.c fdt_ro.c fdt_rw.c fdt_wip.c fdt_sw.c fdt_strerror.c fdt_ad
 		   fdt.h libfdt.h libfdt_internal.h
 LIBFDT_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/libfdt/%.o,$(filter %.c,$(LIBFDT_FILES)))
 
-CORE_SRCS	:= $(wildcard lib/sbi/*.c lib/pmu/*.c lib/utils/*.c lib/fdt/*.c platform/$(PLATFORM)/*.c)
+# Every image holds the generic platform and every board (the devicetree picks one).
+CORE_SRCS	:= $(wildcard lib/sbi/*.c lib/pmu/*.c lib/utils/*.c lib/fdt/*.c platform/generic/*.c \
+		   platform/*/board.c)
 CORE_OBJS	:= $(patsubst %.c,$(OBJ_DIR)/%.o,$(CORE_SRCS)) $(OBJ_DIR)/firmware/fw_base.o $(LIBFDT_OBJS)
 
 FLAVOURS	:= fw_dynamic fw_jump fw_payload

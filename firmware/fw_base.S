@@ -186,6 +186,9 @@ _trap_entry:
 	mret
 
 .Lnot_ecall:
+	addi	t0, t0, CAUSE_SUPERVISOR_ECALL - CAUSE_ILLEGAL_INSTRUCTION
+	beqz	t0, .Lillegal_insn
+.Lnot_illegal:
 	csrr	t0, mstatus
 	srli	t0, t0, MSTATUS_MPP_SHIFT
 	andi	t0, t0, 3
@@ -223,6 +226,65 @@ _trap_entry:
 	REG_L	t0, TF_MEPC(sp)
 	csrw	mepc, t0
 	REG_L	gp, TF_REG(3)(sp)
+	REG_L	a0, TF_REG(10)(sp)
+	REG_L	a1, TF_REG(11)(sp)
+	RESTORE_CLOBBERED_BUT_A0_A1
+	REG_L	sp, TF_REG(2)(sp)
+	mret
+
+/*
+ * An illegal instruction from S/U-mode may be one the firmware emulates
+ * (a read of the time CSR on a machine without it: QEMU sifive_u and
+ * spike), which writes any register rd: the frame gets every register and
+ * every register comes back from it.  From M-mode (the CSR probes) it is
+ * an ordinary trap.
+ */
+.Lillegal_insn:
+	csrr	t0, mstatus
+	srli	t0, t0, MSTATUS_MPP_SHIFT
+	andi	t0, t0, 3
+	addi	t0, t0, -3
+	beqz	t0, .Lnot_illegal
+	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
+	REG_S	s0, TF_REG(8)(t0)
+	REG_S	s1, TF_REG(9)(t0)
+	REG_S	s2, TF_REG(18)(t0)
+	REG_S	s3, TF_REG(19)(t0)
+	REG_S	s4, TF_REG(20)(t0)
+	REG_S	s5, TF_REG(21)(t0)
+	REG_S	s6, TF_REG(22)(t0)
+	REG_S	s7, TF_REG(23)(t0)
+	REG_S	s8, TF_REG(24)(t0)
+	REG_S	s9, TF_REG(25)(t0)
+	REG_S	s10, TF_REG(26)(t0)
+	REG_S	s11, TF_REG(27)(t0)
+	REG_S	sp, TF_REG(2)(t0)
+	mv	sp, t0
+	REG_S	gp, TF_REG(3)(sp)
+	SAVE_CLOBBERED
+	csrr	t0, mepc
+	REG_S	t0, TF_MEPC(sp)
+	csrr	t0, mstatus
+	REG_S	t0, TF_MSTATUS(sp)
+
+	mv	a0, sp
+	call	trap_handler
+
+	REG_L	t0, TF_MEPC(sp)
+	csrw	mepc, t0
+	REG_L	gp, TF_REG(3)(sp)
+	REG_L	s0, TF_REG(8)(sp)
+	REG_L	s1, TF_REG(9)(sp)
+	REG_L	s2, TF_REG(18)(sp)
+	REG_L	s3, TF_REG(19)(sp)
+	REG_L	s4, TF_REG(20)(sp)
+	REG_L	s5, TF_REG(21)(sp)
+	REG_L	s6, TF_REG(22)(sp)
+	REG_L	s7, TF_REG(23)(sp)
+	REG_L	s8, TF_REG(24)(sp)
+	REG_L	s9, TF_REG(25)(sp)
+	REG_L	s10, TF_REG(26)(sp)
+	REG_L	s11, TF_REG(27)(sp)
 	REG_L	a0, TF_REG(10)(sp)
 	REG_L	a1, TF_REG(11)(sp)
 	RESTORE_CLOBBERED_BUT_A0_A1

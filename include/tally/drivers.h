@@ -3,6 +3,7 @@
 #ifndef TALLY_DRIVERS_H
 #define TALLY_DRIVERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* ns16550-compatible UART */
@@ -27,5 +28,20 @@ void sifive_test_init(unsigned long base);
 void syscon_reset_init(unsigned long poweroff_addr, uint32_t poweroff_value,
 		       unsigned long reboot_addr, uint32_t reboot_value);
 void reset_device(unsigned long type, unsigned long reason);
+
+/* SiFive UART (sifive,uart0) */
+void sifive_uart_init(unsigned long base, unsigned long clock_hz, unsigned long baud);
+void sifive_uart_putc(char c);
+int sifive_uart_getc(void);
+
+/* reset through a SiFive GPIO pin (gpio-restart on sifive,gpio0) */
+void gpio_restart_init(unsigned long base, unsigned int pin, bool active_low);
+void gpio_restart(unsigned long type, unsigned long reason);
+
+/* HTIF (Spike, QEMU spike): console and power-off */
+void htif_init(unsigned long tohost_addr, unsigned long fromhost_addr);
+void htif_putc(char c);
+int htif_getc(void);
+void htif_poweroff(unsigned long type, unsigned long reason);
 
 #endif

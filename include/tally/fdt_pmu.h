@@ -26,8 +26,8 @@
  *    row naming only absent counters is reported and skipped;
  *  - trailing zero cells (QEMU 7.2 writes 5 after its 5 rows) give one
  *    message for them all.
- * On a devicetree whose root is compatible with "riscv-virtio" (QEMU virt)
- * the map gets PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT.
+ * The parser knows no board: the counter quirks of QEMU come from its
+ * board file (platform/virt), not from here.
  */
 #ifndef TALLY_FDT_PMU_H
 #define TALLY_FDT_PMU_H
@@ -55,7 +55,6 @@ enum fdt_pmu_prop {
 struct fdt_pmu_stats {
 	int node;		/* offset of the node used, or < 0: none */
 	bool fdt_invalid;	/* no usable devicetree at all */
-	bool qemu_quirk;	/* PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT set */
 	bool default_selectors;	/* counters given, no event-to-mhpmevent */
 	bool present[FDT_PMU_NR_PROPS];
 	unsigned int rows[FDT_PMU_NR_PROPS];	/* rows read, partial included */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
+#include <tally/sbi_spec.h>
 
 #define PLATFORM_MMODE_DEVS	4
 
@@ -23,9 +24,16 @@ struct platform_ops {
 	/* machine timer */
 	unsigned long (*timer_value)(void);
 	void (*timer_set)(unsigned long hartid, unsigned long when);
-	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; may return if absent */
+	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; only called for a
+	 * type in platform.reset_types; may return if the device failed */
 	void (*system_reset)(unsigned long type, unsigned long reason);
 };
+
+/* platform.reset_types: bit t set when system_reset can do SBI_SRST_TYPE_ t */
+#define SRST_TYPE_BIT(t)	(1U << (t))
+#define SRST_TYPES_REBOOT	(SRST_TYPE_BIT(SBI_SRST_TYPE_COLD_REBOOT) | \
+				 SRST_TYPE_BIT(SBI_SRST_TYPE_WARM_REBOOT))
+#define SRST_TYPES_ALL		(SRST_TYPE_BIT(SBI_SRST_TYPE_SHUTDOWN) | SRST_TYPES_REBOOT)
 
 struct platform {
 	const char *name;		/* board/model name for the banner */
@@ -42,12 +50,24 @@ struct platform {
 	const char *ipi_name;
 	const char *timer_name;
 	const char *reset_name;
+	unsigned int reset_types;	/* SRST_TYPE_BIT()s system_reset can do */
 	int fdt_err;			/* 0, or what fdt_validate() refused */
 };
 
 extern struct platform platform;
 
-/* Implemented by each board: fill 'platform' at cold boot. 0 on success. */
+/*
+ * The generic platform (platform/generic/platform.c): fill 'platform' from
+ * the devicetree at cold boot, choose the board (include/tally/board.h)
+ * and run its early_init.  0 on success.
+ */
 int platform_init(void *fdt);
+
+/* For boards (early_init): the generic code's building blocks. */
+int platform_stdout_node(const void *fdt);	/* /chosen/stdout-path's node, or < 0 */
+void platform_add_mmode_dev(unsigned long base, unsigned long size);	/* PMP-closed */
+/* Take a hart out of platform.harts: never started into S-mode, never an
+ * HSM/IPI/RFENCE target; it parks in M-mode (warm_boot). */
+void platform_park_hart(unsigned long hartid);
 
 #endif

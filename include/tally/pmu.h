@@ -85,13 +85,19 @@ struct pmu_hart_ops {
 };
 
 /*
- * Hart quirks (pmu_hart_caps.quirks).
+ * Hart quirks (pmu_hart_caps.quirks): every quirk of the counters, in one
+ * place.  The board says which its harts have (struct board_pmu, see
+ * include/tally/board.h); the firmware may add what it probes.
  * NO_FILTER_CYCLES_INSTRET: the mhpmevent mode-inhibit bits have no effect
  *   on a programmable counter whose selector (low 20 bits) is 0x1 or 0x2,
  *   i.e. counts cycles or instructions (QEMU 7.2).  Mode-filtered requests
  *   for such a selector then get SBI_ERR_NOT_SUPPORTED.
+ * ONE_COUNTER_PER_EVENT: an event (mhpmevent bits 19:0) counts on one
+ *   programmable counter only; a second one with the same selector counts
+ *   nothing (QEMU 7.2).  Such a counter is then no candidate.
  */
 #define PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET	(1U << 0)
+#define PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 1)
 
 /* What the embedder probed on this hart (by trapping CSR accesses). */
 struct pmu_hart_caps {

@@ -87,9 +87,6 @@ enum pmu_map_error {
 	PMU_MAP_ERR_TOO_MANY_MASKS = -18,
 };
 
-/* Quirks of the hart implementation the allocator must respect */
-#define PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 0)	/* QEMU 7.2 */
-
 /* Rows as the builder takes them and the iterators hand them out. */
 struct pmu_map_selector {		/* event -> mhpmevent value */
 	uint32_t event_idx;
@@ -121,11 +118,10 @@ struct pmu_map_mask_group {		/* raw rows [first, first + count) */
 
 /*
  * Treat the fields as private: use the builder, the lookups and the
- * iterators below.  frozen and quirks may be read.
+ * iterators below.  frozen may be read.
  */
 struct pmu_map {
 	bool frozen;
-	uint32_t quirks;
 	unsigned int nr_selectors;
 	unsigned int nr_ranges;
 	unsigned int nr_raw;		/* merged raw rows */
@@ -143,7 +139,6 @@ struct pmu_map {
 
 /* Builder (cold boot, one hart) */
 void pmu_map_init(struct pmu_map *map);
-void pmu_map_set_quirks(struct pmu_map *map, uint32_t quirks);
 int pmu_map_add_range(struct pmu_map *map, uint32_t first, uint32_t last,
 		      uint32_t counters);
 /* Add ranges first: a selector is refused for an event no range covers. */

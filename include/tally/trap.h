@@ -42,6 +42,9 @@ _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "trap frame layout");
 _Static_assert(TF_SIZE % 16 == 0, "trap frame keeps the stack 16-byte aligned");
 
 void trap_handler(struct trap_frame *tf);
+/* An illegal instruction from S/U-mode the firmware emulates (the time
+ * CSR): true if done (rd written, mepc stepped). lib/sbi/sbi_emulate.c */
+bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn);
 void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned long tval);
 void __attribute__((noreturn)) trap_fatal(struct trap_frame *tf, const char *why);
 

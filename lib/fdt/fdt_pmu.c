@@ -691,10 +691,6 @@ int fdt_pmu_parse_stats(const void *fdt, struct pmu_map *map,
 		say(&p, "devicetree structure invalid (%s): riscv,pmu node not read, only cycles and instructions can be counted",
 		    fdt_strerror(err));
 	} else {
-		if (!fdt_node_check_compatible(fdt, 0, "riscv-virtio")) {
-			pmu_map_set_quirks(map, PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT);
-			p.st->qemu_quirk = true;
-		}
 		p.st->node = find_node(&p);
 		if (p.st->node >= 0)
 			parse_node(&p, p.st->node);

@@ -23,17 +23,11 @@ unsigned long pmu_map_debug_comparisons;
 void pmu_map_init(struct pmu_map *map)
 {
 	map->frozen = false;
-	map->quirks = 0;
 	map->nr_selectors = 0;
 	map->nr_ranges = 0;
 	map->nr_raw = 0;
 	map->nr_staged = 0;
 	map->nr_masks = 0;
-}
-
-void pmu_map_set_quirks(struct pmu_map *map, uint32_t quirks)
-{
-	map->quirks = quirks;
 }
 
 /* ---- row validation ---------------------------------------------------- */

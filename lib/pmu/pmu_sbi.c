@@ -112,7 +112,7 @@ static unsigned int choose_counter(const struct pmu_hart *h, uint64_t cand)
 /*
  * QEMU 7.2 binds an event (mhpmevent bits 19:0) to one counter only: a
  * second programmable counter with the same selector silently counts
- * nothing.  With the map's quirk such counters are no candidates while
+ * nothing.  With the hart's quirk such counters are no candidates while
  * another programmable counter (other than 'except') holds the selector;
  * a fixed counter still is one.
  */
@@ -124,7 +124,7 @@ static uint64_t drop_bound_selectors(const struct pmu_hart *h, uint64_t cand,
 	uint64_t id = selector & MHPMEVENT_EVENT_ID_MASK;
 	unsigned int idx;
 
-	if (!(h->map->quirks & PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT))
+	if (!(h->caps.quirks & PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT))
 		return cand;
 	for_each_bit(idx, bits) {
 		if ((h->counter[idx].selector & MHPMEVENT_EVENT_ID_MASK) == id)

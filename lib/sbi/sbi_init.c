@@ -3,6 +3,7 @@
  * Boot: the cold-boot hart sets up the platform from the devicetree, prints
  * the banner and starts the next stage; every hart sets up its own CSRs.
  */
+#include <tally/board.h>
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
 #include <tally/fwft.h>
@@ -186,6 +187,8 @@ void hart_init_local(void)
 	sbi_timer_hart_init();
 	if (platform.ops.ipi_clear)
 		platform.ops.ipi_clear(me->hartid);
+	if (board->hart_init)
+		board->hart_init(me->hartid);
 }
 
 static void print_extensions(void)
@@ -280,6 +283,8 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 					  platform.mem.fw_size);
 	sbi_pmu_cold_init((void *)next.fdt);
+	if (board->final_init && !platform.fdt_err)
+		board->final_init((void *)next.fdt);
 	sbi_ecall_init();		/* after everything available() looks at */
 	print_banner(&next);
 	if (next.mode != PRV_S) {

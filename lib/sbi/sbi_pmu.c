@@ -4,6 +4,7 @@
  * with this hart's CSRs, the event map parsed from the devicetree at cold
  * boot, and the ecall entry.  Everything the extension does is in lib/pmu.
  */
+#include <tally/board.h>
 #include <tally/console.h>
 #include <tally/fdt_pmu.h>
 #include <tally/hart.h>
@@ -169,7 +170,8 @@ void sbi_pmu_print_banner(void)
 		       st->loaded[FDT_PMU_PROP_COUNTERS], st->loaded[FDT_PMU_PROP_EVENTS],
 		       st->loaded[FDT_PMU_PROP_RAW],
 		       st->warnings ? " (with warnings, see above)" : "",
-		       st->qemu_quirk ? ", QEMU quirks" : "");
+		       board_pmu_quirks() & PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT ?
+		       ", one counter per event" : "");
 	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257%s\n",
 	       PMU_FW_COUNTERS, hart_features.instret_filter_ignored ?
 	       "; cycles/instret mode filter ignored by the hart" : "");
@@ -207,6 +209,7 @@ void sbi_pmu_hart_init(void)
 
 	if (!pmu_ready)
 		return;
+	board_pmu_config(&cfg);		/* the board's hooks and counter quirks */
 #ifdef TALLY_TEST_PMU_FAIL_HART
 	/* test builds only: this hart's counters read as hardwired zero */
 	if (this_hartid() == TALLY_TEST_PMU_FAIL_HART)

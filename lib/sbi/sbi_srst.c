@@ -19,7 +19,8 @@ struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
 	if (reason > SBI_SRST_REASON_SYSFAIL &&
 	    !(reason >= SRST_REASON_IMPL_FIRST && reason <= SRST_REASON_LAST))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	if (type > SBI_SRST_TYPE_WARM_REBOOT || !platform.ops.system_reset)
+	if (type > SBI_SRST_TYPE_WARM_REBOOT || !platform.ops.system_reset ||
+	    !(platform.reset_types & SRST_TYPE_BIT(type)))
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	printf("\nTally: system reset: %s%s\n", reset_type_names[type],
 	       reason == SBI_SRST_REASON_SYSFAIL ? " (system failure)" : "");
@@ -39,7 +40,7 @@ static struct sbiret srst_handle(unsigned long fid, const unsigned long *args,
 
 static bool srst_available(void)
 {
-	return platform.ops.system_reset;
+	return platform.ops.system_reset && platform.reset_types;
 }
 
 const struct sbi_extension sbi_ext_srst = {

@@ -218,8 +218,11 @@ void trap_handler(struct trap_frame *tf)
 		trap_from_mmode(tf, mcause);
 		return;
 	} else {
+		unsigned long mtval = csr_read(mtval);
+
 		fw_event(fw_event_of_cause(mcause));
-		trap_redirect_to_smode(tf, mcause, csr_read(mtval));
+		if (mcause != CAUSE_ILLEGAL_INSTRUCTION || !sbi_emulate_insn(tf, mtval))
+			trap_redirect_to_smode(tf, mcause, mtval);
 	}
 	/* SSE: an event pending for this hart is delivered on the way back */
 	if (this_hart()->sse.pending)

@@ -3,8 +3,11 @@
  * The generic platform: everything comes from the devicetree the previous
  * stage passed in a1.  QEMU virt is the reference board.  A malformed or
  * missing device is reported and the firmware goes on with what it has.
+ * A board (include/tally/board.h, platform/<board>/board.c) then adds or
+ * replaces what differs on it.
  */
 #include <libfdt.h>
+#include <tally/board.h>
 #include <tally/console.h>
 #include <tally/drivers.h>
 #include <tally/fdt_helpers.h>
@@ -12,7 +15,7 @@
 #include <tally/platform.h>
 
 struct platform platform;
-static char model[64];	/* copied: the devicetree moves when it is fixed up */
+static char model[80];	/* copied: the devicetree moves when it is fixed up */
 
 static const char *const uart_compat[] = { "ns16550a", "ns16550", "snps,dw-apb-uart", NULL };
 static const char *const clint_compat[] = { "riscv,clint0", "sifive,clint0", NULL };
@@ -20,7 +23,7 @@ static const char *const mswi_compat[] = { "riscv,aclint-mswi", NULL };
 static const char *const mtimer_compat[] = { "riscv,aclint-mtimer", NULL };
 static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL };
 
-static int stdout_node(const void *fdt)
+int platform_stdout_node(const void *fdt)
 {
 	int chosen = fdt_path_offset(fdt, "/chosen");
 	const char *path = chosen >= 0 ? fdt_string_prop(fdt, chosen, "stdout-path") : NULL;
@@ -46,7 +49,7 @@ static bool node_is_uart(const void *fdt, int node)
 
 static void console_setup(const void *fdt)
 {
-	int node = stdout_node(fdt);
+	int node = platform_stdout_node(fdt);
 	unsigned long base;
 
 	if (node < 0 || !node_is_uart(fdt, node))
@@ -123,12 +126,8 @@ static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 }
 
 /* Registers only M-mode may touch: every hart's PMP closes them to S/U. */
-static void mmode_device(const void *fdt, int node, int index)
+void platform_add_mmode_dev(unsigned long base, unsigned long size)
 {
-	unsigned long base, size;
-
-	if (fdt_reg(fdt, node, index, &base, &size) || !size)
-		return;
 	if (platform.nr_mmode_devs == PLATFORM_MMODE_DEVS) {
 		printf("Tally: WARNING: M-mode device 0x%lx+0x%lx not protected "
 		       "(table full)\n", base, size);
@@ -136,6 +135,23 @@ static void mmode_device(const void *fdt, int node, int index)
 	}
 	platform.mmode_dev[platform.nr_mmode_devs++] =
 		(struct memregion){ .base = base, .size = size };
+}
+
+static void mmode_device(const void *fdt, int node, int index)
+{
+	unsigned long base, size;
+
+	if (!fdt_reg(fdt, node, index, &base, &size) && size)
+		platform_add_mmode_dev(base, size);
+}
+
+/* A hart the devicetree lists but S-mode must never run on. */
+void platform_park_hart(unsigned long hartid)
+{
+	if (!hartmask_test(&platform.harts, hartid))
+		return;
+	platform.harts.bits[hartid / BITS_PER_LONG] &= ~(1UL << (hartid % BITS_PER_LONG));
+	platform.nr_harts--;
 }
 
 static void ipi_timer_setup(const void *fdt)
@@ -203,10 +219,13 @@ static void reset_setup(const void *fdt)
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		sifive_test_init(base);
 		platform.reset_name = "sifive,test0";
+		platform.reset_types = SRST_TYPES_ALL;
 	} else if (syscon_reg(fdt, "syscon-poweroff", &off_addr, &off_val) |
 		   syscon_reg(fdt, "syscon-reboot", &boot_addr, &boot_val)) {
 		syscon_reset_init(off_addr, off_val, boot_addr, boot_val);
 		platform.reset_name = "syscon";
+		platform.reset_types = (off_addr ? SRST_TYPE_BIT(SBI_SRST_TYPE_SHUTDOWN) : 0) |
+				       (boot_addr ? SRST_TYPES_REBOOT : 0);
 	}
 	if (platform.reset_name)
 		platform.ops.system_reset = reset_device;
@@ -232,8 +251,10 @@ int platform_init(void *fdt)
 	 */
 	if (!fdt_walkable(fdt, fdt_totalsize(fdt)))
 		return -1;
+	board_select(fdt);
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
 	platform.reset_name = "none";
+	platform.reset_types = 0;
 	console_setup(fdt);
 	if (platform.fdt_err)
 		printf("Tally: devicetree structure invalid (%s): devices found by read-only lookups, "
@@ -242,12 +263,16 @@ int platform_init(void *fdt)
 	const char *name = fdt_string_prop(fdt, 0, "model");
 	if (!name)
 		name = fdt_string_prop(fdt, 0, "compatible");
-	snprintf(model, sizeof(model), "%s", name ? name : "generic");
+	snprintf(model, sizeof(model), "%s (board %s)", name ? name : "generic", board->name);
 	platform.name = model;
 	harts_setup(fdt);
 	memory_setup(fdt);
 	ipi_timer_setup(fdt);
 	reset_setup(fdt);
+	if (board->early_init && board->early_init(fdt)) {
+		printf("Tally: board %s: initialisation failed\n", board->name);
+		return -1;
+	}
 	if (!platform.ipi_name) {
 		printf("Tally: no CLINT/ACLINT MSWI in the devicetree: cannot run\n");
 		return -1;

@@ -222,7 +222,6 @@ static void build_map(struct input *in)
 	memset(&model, 0, sizeof(model));
 	pmu_map_init(&map);
 	if (u8(in) & 1) {
-		pmu_map_set_quirks(&map, PMU_MAP_QUIRK_ONE_COUNTER_PER_EVENT);
 		model.one_counter_per_event = true;
 	}
 	n = u8(in) % (MAX_RANGES + 1);
@@ -276,7 +275,9 @@ static bool setup_hart(struct input *in)
 			.hpm_bits = hpm_bits,
 			.sscofpmf = f & 1,
 			.smcntrpmf = f & 2,
-			.quirks = (f & 4) ? PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET : 0,
+			.quirks = ((f & 4) ? PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET : 0) |
+				  (model.one_counter_per_event ?
+				   PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT : 0),
 		},
 	};
 	memset(&hart, 0, sizeof(hart));

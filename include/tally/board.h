@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A board: what one machine does differently from the generic, devicetree
+ * driven platform (platform/generic/platform.c).  In the spirit of
+ * OpenSBI's struct sbi_platform_operations, smaller: every member but the
+ * name may be NULL, and NULL means "the generic code's default".
+ *
+ * The firmware picks its board at cold boot: the first board of the match
+ * table (platform/generic/board.c) one of whose compatible strings the
+ * devicetree's root node is compatible with; else the board the image was
+ * built for (make PLATFORM=<board>); else the generic board.  docs/porting.md
+ * walks through adding one.
+ *
+ * Order at cold boot: the board is chosen and its pmu_init called; the
+ * generic devicetree walk fills struct platform; early_init; feature
+ * probing; the PMU event map; final_init; the banner.  hart_init runs on
+ * every hart (the boot hart included) at boot and at every HSM start,
+ * after the generic hart set-up.
+ */
+#ifndef TALLY_BOARD_H
+#define TALLY_BOARD_H
+
+#include <stdint.h>
+#include <tally/pmu.h>
+
+/* What a board gives lib/pmu: its hooks, and the quirks of its counters. */
+struct board_pmu {
+	const struct pmu_board_hooks *hooks;	/* may be NULL */
+	void *hooks_ctx;
+	uint32_t quirks;			/* PMU_HART_QUIRK_* */
+};
+
+struct board {
+	const char *name;		/* as in make PLATFORM=<name> */
+	/* root compatible strings it matches, NULL-terminated; may be NULL */
+	const char *const *compatible;
+	/*
+	 * Cold boot, after the generic devicetree walk.  Adjusts struct
+	 * platform: devices the generic code does not know (console, reset:
+	 * the console, IPI, timer and system_reset members of platform.ops
+	 * are the DBCN/legacy console, IPI, TIME and SRST extensions'
+	 * devices), harts S-mode may not use.  Non-zero: cannot run.
+	 */
+	int (*early_init)(const void *fdt);
+	/* Cold boot, before the banner: fix up the next stage's devicetree
+	 * (only called when the tree passed validation). */
+	void (*final_init)(void *fdt);
+	/* Every hart, at boot and at every HSM start. */
+	void (*hart_init)(unsigned long hartid);
+	/* Cold boot: the PMU hooks and counter quirks for every hart. */
+	void (*pmu_init)(struct board_pmu *pmu);
+};
+
+/* The board the firmware runs on (set by board_select at cold boot). */
+extern const struct board *board;
+
+/* The match table, ending with NULL; board_generic is not in it. */
+extern const struct board *const board_table[];
+extern const struct board board_generic;
+
+/*
+ * The first board of the table whose compatible strings the root node
+ * matches, else 'fallback' (or board_generic if that is NULL).
+ */
+const struct board *board_match(const void *fdt, const struct board *fallback);
+/*
+ * Cold boot: board_match(fdt, the image's PLATFORM board) into 'board',
+ * then the board's pmu_init.
+ */
+void board_select(const void *fdt);
+/* The board's PMU contribution (hooks, quirks) into a pmu_hart_init() config. */
+void board_pmu_config(struct pmu_hart_config *cfg);
+/* The counter quirks the board declared (for the banner). */
+uint32_t board_pmu_quirks(void);
+
+#endif
