@@ -18,6 +18,9 @@ mkdir -p "$logdir"
 
 suite_unit() {
 	local status=0
+	# no circular calls between the firmware's files (its objects, read by nm)
+	make -s -C "$root" O="$out" firmware &&
+	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
 	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
 	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
@@ -50,7 +53,7 @@ suite_trace() {
 # built by tests/linux/build.sh into its own cache (build/linux for 6.1,
 # build/linux-<kver> otherwise) and gets its own fw_payload.
 suite_linux() {
-	local kver dir payload status=0
+	local kver dir payload board status=0
 	for kver in ${TALLY_KVERS:-6.1 6.12}; do
 		dir=$out/linux
 		payload=$out/linux-payload
@@ -66,6 +69,17 @@ suite_linux() {
 				"$payload/platform/generic/firmware/fw_payload.bin" || status=1
 		else
 			echo "FAIL: linux-$kver: kernel and fw_payload built"
+			status=1
+		fi
+	done
+	# Linux 6.1 on the other boards (TALLY_LINUX_BOARDS, default sifive_u),
+	# each with its own kernel build (tests/linux/build-board.sh)
+	for board in ${TALLY_LINUX_BOARDS-sifive_u}; do
+		if "$root/tests/linux/build-board.sh" "$board" "$out/linux-$board"; then
+			"$root/tests/linux/boot-board.sh" "$board" "$out/linux-$board" \
+				"$fw/fw_dynamic.bin" || status=1
+		else
+			echo "FAIL: linux-6.1/$board: kernel built"
 			status=1
 		fi
 	done

@@ -15,9 +15,6 @@
 #include <tally/sbi_pmu.h>
 #include <tally/string.h>
 
-#define CSR_MHPMCOUNTER_BASE	0xB00	/* mcycle, -, minstret, mhpmcounter3.. */
-#define CSR_MHPMEVENT_BASE	0x320	/* mcountinhibit, mcyclecfg, minstretcfg, mhpmevent3.. */
-
 /*
  * CSR numbers are instruction immediates, so a run-time index becomes a
  * switch over the 32 possible counters.
@@ -94,6 +91,19 @@ static void csr_inhibit_clear(void *ctx, uint32_t mask)
 	csr_clear(CSR_MCOUNTINHIBIT, mask);
 }
 
+/*
+ * A hart without mcountinhibit (privileged spec 1.10: the FU540) cannot
+ * stop its counters: it has only mcycle and minstret (no programmable
+ * counter can be probed without inhibiting it), which then run all the
+ * time, and "start" and "stop" leave them running: what S-mode counts is
+ * the difference of two reads, as OpenSBI does on such harts.
+ */
+static void no_inhibit(void *ctx, uint32_t mask)
+{
+	(void)ctx;
+	(void)mask;
+}
+
 /* S-mode's shared memory: RAM outside the firmware, checked before use. */
 static long smode_shmem_check(void *ctx, uint64_t addr, uint64_t size)
 {
@@ -132,6 +142,18 @@ static const struct pmu_hart_ops csr_pmu_ops = {
 	.shmem_write = smode_shmem_write,
 };
 
+static const struct pmu_hart_ops csr_pmu_ops_no_inhibit = {
+	.counter_read = csr_counter_read,
+	.counter_write = csr_counter_write,
+	.event_read = csr_event_read,
+	.event_write = csr_event_write,
+	.inhibit_set = no_inhibit,
+	.inhibit_clear = no_inhibit,
+	.shmem_check = smode_shmem_check,
+	.shmem_read = smode_shmem_read,
+	.shmem_write = smode_shmem_write,
+};
+
 /* The event map: built once by the cold-boot hart, read-only afterwards. */
 static struct pmu_map pmu_event_map;
 static struct fdt_pmu_stats pmu_dt_stats;
@@ -145,10 +167,8 @@ static void pmu_warn(void *ctx, const char *msg)
 
 void sbi_pmu_cold_init(const void *fdt)
 {
-	if (!hart_features.has_mcountinhibit) {
-		printf("Tally: PMU: no mcountinhibit CSR, PMU extension disabled\n");
-		return;
-	}
+	if (!hart_features.has_mcountinhibit)
+		printf("Tally: PMU: no mcountinhibit CSR: mcycle and minstret only, never stopped\n");
 	fdt_pmu_parse_stats(fdt, &pmu_event_map, sbi_pmu_hart_counters(), pmu_warn, 0,
 			    &pmu_dt_stats);
 	pmu_ready = true;
@@ -195,7 +215,7 @@ void sbi_pmu_hart_init(void)
 {
 	struct pmu_hart_config cfg = {
 		.map = &pmu_event_map,
-		.ops = &csr_pmu_ops,
+		.ops = hart_features.has_mcountinhibit ? &csr_pmu_ops : &csr_pmu_ops_no_inhibit,
 		.caps = {
 			.hartid = this_hartid(),
 			.counters = sbi_pmu_hart_counters(),

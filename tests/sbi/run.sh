@@ -6,7 +6,8 @@
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
 # static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
-# then the hostile runs (bootargs "hostile", below).
+# then the hostile runs (bootargs "hostile", below); last, the full run of
+# every image on the other boards (QEMU sifive_u and spike).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -29,17 +30,19 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # run <log> <firmware> [bootargs] [cpu]: boots the payload, output to <log>;
-# sets $rc.
+# sets $rc.  cpu "-": the machine's own harts (no -cpu).
 run() {
-	local log=$1 fw=$2 args=${3:-} cpu=${4:-rv64}
-	timeout "$limit" "${qemu[@]}" -cpu "$cpu" -bios "$fw" -kernel "$elf" \
+	local log=$1 fw=$2 args=${3:-} cpu=${4:-rv64} cpuopt=()
+	[[ $cpu == - ]] || cpuopt=(-cpu "$cpu")
+	timeout "$limit" "${qemu[@]}" "${cpuopt[@]}" -bios "$fw" -kernel "$elf" \
 		${args:+-append "$args"} </dev/null >"$log" 2>&1
 	rc=$?
 }
 
-# ends <name> <log>: the checks on how a run that ends in finish() ended.
+# ends <name> <log> [reset]: the checks on how a run that ends in finish()
+# ended: with SRST <reset> (default shutdown), and QEMU's exit code 0.
 ends() {
-	local name=$1 log=$2 summary
+	local name=$1 log=$2 reset=${3:-shutdown} summary
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	if [[ -n $summary ]]; then
 		pass "$name: payload ran to its end ($summary)"
@@ -47,10 +50,10 @@ ends() {
 		fail "$name: payload did not reach its summary line (see $log)"
 		tail -20 "$log" | sed 's/^/    /'
 	fi
-	if [[ $rc -eq 0 ]] && grep -q 'system reset: shutdown' "$log"; then
-		pass "$name: SRST shutdown ends QEMU with exit code 0"
+	if [[ $rc -eq 0 ]] && grep -q "system reset: $reset" "$log"; then
+		pass "$name: SRST $reset ends QEMU with exit code 0"
 	else
-		fail "$name: QEMU exit code $rc after the run (expected 0 from SRST shutdown)"
+		fail "$name: QEMU exit code $rc after the run (expected 0 from SRST $reset)"
 	fi
 }
 
@@ -204,6 +207,28 @@ hostile-smp32 32 virt $fw storm=300
 hostile-max4 8 virt max4 storm=50000 fwmaxharts=4 pmufail=1
 hostile-aclint 4 virt,aclint=on $fw storm=5000
 EOF2
+qemu[2]=virt qemu[4]=4
+
+# The other boards (platform/<board>/board.c), the full run of each image:
+# <machine> <smp> <reset that ends the run> <bootargs>.  sifive_u: the
+# machine's own harts (the E51 hart 0, parked by the firmware, and four
+# U54s); it cannot power off, so the payload's shutdown is NOT_SUPPORTED
+# and it reboots instead (QEMU -no-reboot exits).  spike: HTIF console and
+# power-off, no UART; neither has a time CSR (the firmware emulates it).
+while read -r machine smp reset args; do
+	qemu[2]=$machine qemu[4]=$smp
+	[[ $args != - ]] || args=""
+	for fw in "${images[@]}"; do
+		name=$machine-$(basename "$fw" .bin)
+		log="$logdir/$name.log"
+		run "$log" "$fw" "$args" -
+		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+		ends "$name" "$log" "${reset//-/ }"
+	done
+done <<'EOF'
+sifive_u 5 cold-reboot parked=0
+spike 4 shutdown -
+EOF
 qemu[2]=virt qemu[4]=4
 
 [[ $failures -eq 0 ]]

@@ -101,6 +101,33 @@ static void check_start_in_firmware(unsigned long id)
 		lose(id, "started inside the firmware");
 }
 
+/*
+ * bootargs "parked=<id>": the machine has a hart the firmware must keep out
+ * of S-mode (QEMU sifive_u: hart 0, the E51, has no S-mode).  It is no
+ * HSM target and the devicetree S-mode gets does not offer it.
+ */
+static void test_hsm_parked_hart(void)
+{
+	const char *arg = boot_arg(machine.bootargs, "parked=");
+	unsigned long id = 0, i;
+
+	if (!arg)
+		return;
+	for (; *arg >= '0' && *arg <= '9'; arg++)
+		id = id * 10 + (unsigned long)(*arg - '0');
+	expect_err(sbi_hart_status(id), SBI_ERR_INVALID_PARAM, "hsm",
+		   sfmt("hart_get_status(%lu) (parked: no S-mode) returns INVALID_PARAM", id));
+	expect_err(sbi_hart_start(id, (unsigned long)secondary_entry, 0),
+		   SBI_ERR_INVALID_PARAM, "hsm",
+		   sfmt("hart_start(%lu) (parked: no S-mode) returns INVALID_PARAM", id));
+	for (i = 0; i < machine.ncpus && machine.hartids[i] != id; i++)
+		;
+	check(i == machine.ncpus, "hsm",
+	      sfmt("the devicetree offers no enabled cpu for parked hart %lu", id), NULL);
+	check(boot_hartid != id, "hsm",
+	      sfmt("S-mode was not entered on parked hart %lu", id), NULL);
+}
+
 void test_hsm_before_start(void)
 {
 	const unsigned long bad_ids[] = { machine.max_hartid + 1, 1000 };
@@ -138,6 +165,7 @@ void test_hsm_before_start(void)
 	expect_err(sbi_call0(SBI_EXT_HSM, SBI_HSM_HART_SUSPEND + 1),
 		   SBI_ERR_NOT_SUPPORTED, "hsm",
 		   "unknown FID 4 returns NOT_SUPPORTED");
+	test_hsm_parked_hart();
 }
 
 void test_hsm_start_all(void)
