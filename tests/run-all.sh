@@ -23,6 +23,7 @@ suite_unit() {
 	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
 	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
+	make -s -C "$root/tests/unit/board" O="$out/host/board" || status=1
 	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
 	"$root/tests/dt/run.sh" "$out" || status=1
 	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)

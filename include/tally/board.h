@@ -6,7 +6,7 @@
  * name may be NULL, and NULL means "the generic code's default".
  *
  * The firmware picks its board at cold boot: the first board of the match
- * table (platform/generic/board.c) one of whose compatible strings the
+ * table (platform/generic/boards.c) one of whose compatible strings the
  * devicetree's root node is compatible with; else the board the image was
  * built for (make PLATFORM=<board>); else the generic board.  docs/porting.md
  * walks through adding one.
