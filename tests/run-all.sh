@@ -36,8 +36,13 @@ suite_sbi() {
 	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails
 	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
 		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the other boards' own images (make PLATFORM=<board>, their board.mk)
+	for board in sifive_u spike; do
+		make -s -C "$root" O="$out" PLATFORM=$board \
+			"$out/platform/$board/firmware/fw_jump.bin" || status=1
+	done
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
-	HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
+	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
 	# the benchmark payload still runs (its timings are make bench's business)

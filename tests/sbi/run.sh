@@ -215,11 +215,17 @@ qemu[2]=virt qemu[4]=4
 # U54s); it cannot power off, so the payload's shutdown is NOT_SUPPORTED
 # and it reboots instead (QEMU -no-reboot exits).  spike: HTIF console and
 # power-off, no UART; neither has a time CSR (the firmware emulates it).
+# With $BOARD_IMAGES=<build dir>, the board's own fw_jump (make
+# PLATFORM=<board>: its board.mk's FW_JUMP_ADDR) runs too.
 while read -r machine smp reset args; do
 	qemu[2]=$machine qemu[4]=$smp
 	[[ $args != - ]] || args=""
-	for fw in "${images[@]}"; do
+	board_images=("${images[@]}")
+	own=${BOARD_IMAGES:+$BOARD_IMAGES/platform/$machine/firmware/fw_jump.bin}
+	[[ -z $own || ! -f $own ]] || board_images+=("$own")
+	for fw in "${board_images[@]}"; do
 		name=$machine-$(basename "$fw" .bin)
+		[[ $fw != "$own" ]] || name=$machine-own-fw_jump
 		log="$logdir/$name.log"
 		run "$log" "$fw" "$args" -
 		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
