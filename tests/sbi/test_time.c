@@ -67,8 +67,29 @@ void check_timer_clear(const char *ext, struct sbiret (*arm)(uint64_t))
 	}
 }
 
+/*
+ * The time CSR read into a callee-saved register (s11), with another one
+ * (s3) live across it.  On QEMU sifive_u and spike the hart has no time
+ * CSR and the firmware emulates the read: it must write any rd and keep
+ * every other register (the trap entry's emulation path saves them all).
+ */
+static void check_time_csr_registers(void)
+{
+	const unsigned long magic = 0x5a5a1234a5a5UL;
+	register unsigned long s11 __asm__("s11");
+	register unsigned long s3 __asm__("s3") = magic;
+	unsigned long before = rdtime(), after;
+
+	__asm__ __volatile__("csrr %0, time" : "=r"(s11), "+r"(s3) : : "memory");
+	after = rdtime();
+	check(before <= s11 && s11 <= after, "time",
+	      "csrr s11, time: a value between two other reads", NULL);
+	check(s3 == magic, "time", "a read of the time CSR keeps s3", NULL);
+}
+
 void test_time(void)
 {
+	check_time_csr_registers();
 	check_timer_irq("time", sbi_set_timer);
 	check_timer_clear("time", sbi_set_timer);
 	expect_err(sbi_call1(SBI_EXT_TIME, SBI_TIME_SET_TIMER + 1, 0),
