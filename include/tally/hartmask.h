@@ -33,6 +33,11 @@ static inline void hartmask_set(struct hartmask *m, unsigned long hart)
 	m->bits[hart / BITS_PER_LONG] |= 1UL << (hart % BITS_PER_LONG);
 }
 
+static inline void hartmask_unset(struct hartmask *m, unsigned long hart)
+{
+	m->bits[hart / BITS_PER_LONG] &= ~(1UL << (hart % BITS_PER_LONG));
+}
+
 static inline bool hartmask_test(const struct hartmask *m, unsigned long hart)
 {
 	if (hart >= TALLY_MAX_HARTS)

@@ -151,7 +151,7 @@ void platform_park_hart(unsigned long hartid)
 {
 	if (!hartmask_test(&platform.harts, hartid))
 		return;
-	platform.harts.bits[hartid / BITS_PER_LONG] &= ~(1UL << (hartid % BITS_PER_LONG));
+	hartmask_unset(&platform.harts, hartid);
 	platform.nr_harts--;
 }
 
