@@ -2,6 +2,7 @@
 #
 # Tally: make [PLATFORM=generic] [O=build]        firmware images
 #        make run                                  boot Linux under QEMU (demonstration)
+#        make run-sbi [PLATFORM=<board>]           the S-mode SBI test payload on the board's QEMU machine
 #        make check                                every test (host, SBI payload, Linux)
 #        make bench                                cost per SBI call, size, boot
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
@@ -27,6 +28,9 @@ FW_JUMP_ADDR	?= 0x80200000
 FW_JUMP_FDT_ADDR ?= 0
 FW_PAYLOAD_OFFSET ?= 0x200000
 FW_PAYLOAD_FDT_ADDR ?= 0
+QEMU_MACHINE	?= virt
+QEMU_SMP	?= 4
+QEMU_APPEND	?=
 LINUX_SOURCE	?= /usr/src/linux-source-6.1.tar.xz
 
 # Install missing Debian packages before anything else is looked up.
@@ -76,7 +80,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run check check-unit check-sbi check-trace check-linux bench \
+.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux bench \
 	bench-breakdown fuzz clean distclean
 all firmware: $(IMAGES)
 
@@ -137,6 +141,13 @@ tools:
 
 run: all
 	@tests/linux/demo.sh $(O)
+
+# The board's QEMU machine (platform/<board>/board.mk) runs tests/sbi's payload.
+run-sbi: all
+	@$(MAKE) -s -C tests/sbi O=$(abspath $(O))/tests/sbi
+	qemu-system-riscv64 -M $(QEMU_MACHINE) -smp $(QEMU_SMP) -m 256M -nographic -no-reboot \
+		-bios $(FW_DIR)/fw_dynamic.bin -kernel $(O)/tests/sbi/sbi-test.elf \
+		$(if $(QEMU_APPEND),-append "$(QEMU_APPEND)")
 
 check: all
 	@tests/run-all.sh $(O)
