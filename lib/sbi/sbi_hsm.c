@@ -28,29 +28,29 @@ static bool hsm_move(struct hart_scratch *h, unsigned long from, unsigned long t
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-void hsm_init(unsigned long boot_hartid)
+void hsm_init(unsigned long boot_index)
 {
 	unsigned long h;
 
 	for_each_hart_in(h, &platform.harts) {
 		hart_scratch[h].present = true;
-		hsm_set(&hart_scratch[h], h == boot_hartid ? SBI_HSM_STATE_STARTED
-							   : SBI_HSM_STATE_STOPPED);
+		hsm_set(&hart_scratch[h], h == boot_index ? SBI_HSM_STATE_STARTED
+							  : SBI_HSM_STATE_STOPPED);
 	}
 }
 
 /*
  * A cold boot on a hart S-mode may not use (the FU540's E51, which has no
- * S-mode): the next stage starts on 'hartid' instead, as if S-mode had
- * called hart_start on it, and every other hart waits STOPPED.  Called
- * before any other hart leaves its boot wait.
+ * S-mode): the next stage starts on the hart of 'index' instead, as if
+ * S-mode had called hart_start on it, and every other hart waits STOPPED.
+ * Called before any other hart leaves its boot wait.
  */
-void hsm_init_handover(unsigned long hartid, unsigned long addr, unsigned long arg)
+void hsm_init_handover(unsigned long index, unsigned long addr, unsigned long arg)
 {
-	hsm_init(hartid);
-	hart_scratch[hartid].start_addr = addr;
-	hart_scratch[hartid].start_arg = arg;
-	hsm_set(&hart_scratch[hartid], SBI_HSM_STATE_START_PENDING);
+	hsm_init(index);
+	hart_scratch[index].start_addr = addr;
+	hart_scratch[index].start_arg = arg;
+	hsm_set(&hart_scratch[index], SBI_HSM_STATE_START_PENDING);
 }
 
 void hsm_wait_for_start(void)
@@ -100,7 +100,7 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 	target->start_arg = arg;
 	hsm_set(target, SBI_HSM_STATE_START_PENDING);
 	spin_unlock(&target->hsm_lock);
-	sbi_ipi_raise(hartid, IPI_WAKE);
+	sbi_ipi_raise(target->index, IPI_WAKE);
 	return sbi_ok(0);
 }
 

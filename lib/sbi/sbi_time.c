@@ -17,7 +17,7 @@ void sbi_timer_set(unsigned long when)
 		csr_write(CSR_STIMECMP, when);
 		return;
 	}
-	platform.ops.timer_set(this_hartid(), when);
+	platform.ops.timer_set(this_hart_index(), when);
 	csr_clear(mip, MIP_STIP);
 	csr_set(mie, MIP_MTIP);
 }
@@ -37,7 +37,7 @@ void sbi_timer_hart_init(void)
 	 * once (QEMU hung some 4-hart Linux boots that way).
 	 */
 	if (platform.ops.timer_set)
-		platform.ops.timer_set(this_hartid(), ~0UL);
+		platform.ops.timer_set(this_hart_index(), ~0UL);
 	if (platform.has_sstc)
 		csr_write(CSR_STIMECMP, ~0UL);
 }
