@@ -138,7 +138,8 @@ static void probe_counters(void)
  */
 static bool probe_instret_filter_ignored(void)
 {
-	const unsigned long all_modes_inhibited = (7UL << 60) | 0x2;	/* MINH|SINH|UINH, instret */
+	const unsigned long all_modes_inhibited = MHPMEVENT_MINH | MHPMEVENT_SINH |
+						  MHPMEVENT_UINH | 0x2;	/* QEMU's instret event */
 	unsigned long before, after;
 
 	if (!(hart_features.hpm_mask & (1UL << 3)) || !hart_features.has_sscofpmf)
