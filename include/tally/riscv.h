@@ -136,6 +136,12 @@
 #define CSR_HTINST	0x64A
 #define CSR_MTINST	0x34A
 #define CSR_MTVAL2	0x34B
+#define CSR_TIME	0xC01	/* emulated where the hart lacks it (lib/sbi/sbi_emulate.c) */
+#define CSR_TIMEH	0xC81	/* RV32 */
+#define COUNTEREN_TM	(1UL << 1)	/* mcounteren/scounteren: time */
+/* Zicsr funct3 of the reads sbi_emulate.c takes (rs1/uimm = 0: no write) */
+#define INSN_FUNCT3_CSRRS	2
+#define INSN_FUNCT3_CSRRSI	6
 
 /*
  * hfence.vvma / hfence.gvma (H extension), spelt with .insn: not every

@@ -10,13 +10,6 @@
 #include <tally/platform.h>
 #include <tally/trap.h>
 
-#define INSN_OPCODE_SYSTEM	0x73
-#define CSR_FUNCT3_RS		2	/* csrrs: with rs1 = x0, a plain read */
-#define CSR_FUNCT3_RSI		6	/* csrrsi: with uimm = 0, a plain read */
-#define CSR_NUM_TIME		0xc01
-#define CSR_NUM_TIMEH		0xc81
-#define COUNTEREN_TM		(1UL << 1)
-
 static bool time_readable(const struct trap_frame *tf)
 {
 	unsigned long mpp = (tf->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT;
@@ -32,13 +25,13 @@ bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn)
 	unsigned long value;
 
 	if ((insn & 0x7f) != INSN_OPCODE_SYSTEM || rs1 ||
-	    (funct3 != CSR_FUNCT3_RS && funct3 != CSR_FUNCT3_RSI) ||
+	    (funct3 != INSN_FUNCT3_CSRRS && funct3 != INSN_FUNCT3_CSRRSI) ||
 	    !platform.ops.timer_value || !time_readable(tf))
 		return false;
-	if (csr == CSR_NUM_TIME)
+	if (csr == CSR_TIME)
 		value = platform.ops.timer_value();
 #if __riscv_xlen == 32
-	else if (csr == CSR_NUM_TIMEH)
+	else if (csr == CSR_TIMEH)
 		value = (unsigned long)((unsigned long long)platform.ops.timer_value() >> 32);
 #endif
 	else
