@@ -19,8 +19,8 @@ void mswi_clear(unsigned long hartid);
 /* ACLINT MTIMER / CLINT timer */
 void mtimer_set_mtime(unsigned long mtime_addr);
 void mtimer_add_hart(unsigned long hartid, unsigned long mtimecmp_addr);
-unsigned long mtimer_value(void);
-void mtimer_set(unsigned long hartid, unsigned long when);
+uint64_t mtimer_value(void);
+void mtimer_set(unsigned long hartid, uint64_t when);
 
 /* sifive,test0 (QEMU's test device) and syscon-style reset registers */
 void sifive_test_init(unsigned long base);

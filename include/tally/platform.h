@@ -8,6 +8,7 @@
 #define TALLY_PLATFORM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 
@@ -21,8 +22,8 @@ struct platform_ops {
 	void (*ipi_send)(unsigned long hartid);
 	void (*ipi_clear)(unsigned long hartid);
 	/* machine timer */
-	unsigned long (*timer_value)(void);
-	void (*timer_set)(unsigned long hartid, unsigned long when);
+	uint64_t (*timer_value)(void);
+	void (*timer_set)(unsigned long hartid, uint64_t when);
 	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; may return if absent */
 	void (*system_reset)(unsigned long type, unsigned long reason);
 };

@@ -18,8 +18,13 @@
 #define RFENCE_MAX_PAGES	64
 #define PAGE_SIZE		4096UL
 #define CSR_HGATP		0x680
+#if __riscv_xlen == 32
+#define HGATP_VMID_SHIFT	22
+#define HGATP_VMID_MASK		(0x7FUL << HGATP_VMID_SHIFT)
+#else
 #define HGATP_VMID_SHIFT	44
 #define HGATP_VMID_MASK		(0x3FFFUL << HGATP_VMID_SHIFT)
+#endif
 
 static bool range_is_everything(unsigned long start, unsigned long size)
 {

@@ -35,10 +35,6 @@
 #include <tally/string.h>
 #include <tally/trap.h>
 
-#define CSR_HSTATUS		0x600
-#define HSTATUS_SPV		(1UL << 7)
-#define HSTATUS_SPVP		(1UL << 8)
-#define MSTATUS_MPV		(1UL << 39)
 
 struct sse_event {
 	uint32_t id;
@@ -479,7 +475,7 @@ static bool sse_entry_ok(unsigned long pc)
 	if (pc & 1)
 		return false;
 	/* with translation off the entry is physical: it must be RAM S-mode may run */
-	if ((csr_read(satp) >> 60) == 0)
+	if ((csr_read(satp) >> SATP_MODE_SHIFT) == 0)
 		return memmap_smode_entry_ok(&platform.mem, pc);
 	return true;
 }
