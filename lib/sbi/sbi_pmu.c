@@ -47,14 +47,28 @@
  */
 #define CSR_MHPMCOUNTERH_BASE	0xB80
 
+/*
+ * A running counter may carry into the upper half between the two reads:
+ * upper, lower, upper again until the upper half holds still.  A stopped
+ * one cannot, and is read lower half first, once each: QEMU 7.2 answers
+ * only the first read of a counter after it was inhibited with the count
+ * (later reads give the value last written), so the lower half, which
+ * moves, must be that read.  (QEMU's upper half then is the one last
+ * written: a carry while the counter ran is lost there, not on hardware.)
+ */
 static uint64_t csr_counter_read(void *ctx, unsigned int idx)
 {
+	bool stopped = csr_read(CSR_MCOUNTINHIBIT) >> idx & 1;
 	unsigned long hi, lo, again;
 
 	(void)ctx;
-	/* a running counter may carry into the upper half between the reads */
 	switch (idx) {
 #define READ(n) case n:								\
+		if (stopped) {							\
+			lo = csr_read(CSR_MHPMCOUNTER_BASE + n);		\
+			hi = csr_read(CSR_MHPMCOUNTERH_BASE + n);		\
+			return (uint64_t)hi << 32 | lo;				\
+		}								\
 		do {								\
 			hi = csr_read(CSR_MHPMCOUNTERH_BASE + n);		\
 			lo = csr_read(CSR_MHPMCOUNTER_BASE + n);		\

@@ -44,7 +44,7 @@ static long suspend(unsigned long type, unsigned long addr,
 	r = susp_call(type, addr, opaque);
 	if (ticks)
 		*ticks = rdtime() - t0;
-	sbi_set_timer(-1UL);
+	sbi_set_timer(~0ULL);
 	csr_write(CSR_SIE, sie);
 	local_irq_enable();
 	return r;
