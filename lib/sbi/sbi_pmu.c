@@ -14,9 +14,6 @@
 #include <tally/sbi_pmu.h>
 #include <tally/string.h>
 
-#define CSR_MHPMCOUNTER_BASE	0xB00	/* mcycle, -, minstret, mhpmcounter3.. */
-#define CSR_MHPMEVENT_BASE	0x320	/* mcountinhibit, mcyclecfg, minstretcfg, mhpmevent3.. */
-
 /*
  * CSR numbers are instruction immediates, so a run-time index becomes a
  * switch over the 32 possible counters.
@@ -45,8 +42,6 @@
  * 0x720 + N with OF and the mode-inhibit bits, Sscofpmf only; mcyclecfgh
  * 0x721 and minstretcfgh 0x722, Smcntrpmf only).
  */
-#define CSR_MHPMCOUNTERH_BASE	0xB80
-
 /*
  * A running counter may carry into the upper half between the two reads:
  * upper, lower, upper again until the upper half holds still.  A stopped

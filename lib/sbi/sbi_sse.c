@@ -35,7 +35,6 @@
 #include <tally/string.h>
 #include <tally/trap.h>
 
-
 struct sse_event {
 	uint32_t id;
 	bool global;
