@@ -39,6 +39,12 @@ suite_sbi() {
 	HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
+	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32
+	make -s -C "$root" O="$out" XLEN=32 firmware &&
+	make -s -C "$root/tests/sbi" XLEN=32 O="$out/tests/sbi-rv32" &&
+	XLEN=32 "$root/tests/sbi/run.sh" "$out/tests/sbi-rv32/sbi-test.elf" \
+		"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
+		"$out/platform/generic-rv32/firmware/fw_jump.bin" || status=1
 	# the benchmark payload still runs (its timings are make bench's business)
 	"$root/bench/run.sh" "$out" --smoke || status=1
 	return $status
