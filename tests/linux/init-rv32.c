@@ -10,12 +10,16 @@
  *
  * Checks (names prefixed "linux-rv32/"):
  *   init            this program runs as PID 1 on a 32-bit kernel
- *   cpus            every hart of the machine is online (tally.cpus=N)
+ *   cpus            every hart is online: tally.cpus=N, else the kernel's
+ *                   possible CPUs (fw_payload boots without QEMU -append)
  *   pmu-probe       the kernel's riscv-pmu-sbi driver found the SBI PMU
  *                   (its dmesg lines are printed)
  *   perf-cycles     a hardware counter (through config_matching /
  *   perf-instructions  counter_start's register pairs) counts a busy loop
- *   perf-fw-event   an SBI firmware counter (fw_read) counts set_timer calls
+ *   perf-fw-event   an SBI firmware counter (fw_read) counts set_timer calls:
+ *                   CPU-wide on CPU 0 (the timer is armed while this task
+ *                   sleeps, when a per-task event is off), the task pinned
+ *                   there
  */
 #include <linux/perf_event.h>
 
@@ -137,9 +141,28 @@ static void check_init(void)
 		fail("init", "not PID 1 on a 32-bit kernel");
 }
 
+/* The last number of /sys/devices/system/cpu/possible ("0-3") plus one. */
+static int possible_cpus(void)
+{
+	char line[64];
+	int n = 0, v = 0;
+
+	if (read_file("/sys/devices/system/cpu/possible", line, sizeof(line)) < 0)
+		return 1;
+	for (char *p = line; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			v = v * 10 + (*p - '0');
+		else {
+			n = v;
+			v = 0;
+		}
+	}
+	return (v ? v : n) + 1;
+}
+
 static void check_cpus(void)
 {
-	int want = cmdline_int("tally.cpus=", 1);
+	int want = cmdline_int("tally.cpus=", possible_cpus());
 	int got;
 
 	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) < 0) {
@@ -185,7 +208,9 @@ static void check_pmu_probe(void)
 		fail("pmu-probe", "no 'riscv-pmu-sbi: ... hardware counters' line");
 }
 
-static int perf_open(unsigned int type, unsigned long long config)
+/* pid 0, cpu -1: this task anywhere; pid -1, cpu N: all of CPU N */
+static int perf_open(unsigned int type, unsigned long long config, int pid,
+		     int cpu)
 {
 	struct perf_event_attr attr;
 
@@ -195,7 +220,7 @@ static int perf_open(unsigned int type, unsigned long long config)
 	attr.config = config;
 	attr.disabled = 1;
 	attr.exclude_kernel = 0;
-	return my_syscall5(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	return my_syscall5(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
 }
 
 static volatile unsigned int sink;
@@ -208,10 +233,10 @@ static void busy(unsigned int n)
 
 /* Counts `work` with one event; -1 if it cannot be opened or read. */
 static long long count(unsigned int type, unsigned long long config,
-		       void (*work)(void))
+		       void (*work)(void), int cpu)
 {
 	unsigned long long value = 0;
-	int fd = perf_open(type, config);
+	int fd = perf_open(type, config, cpu < 0 ? 0 : -1, cpu);
 
 	if (fd < 0)
 		return -1;
@@ -240,11 +265,18 @@ static void work_sleep(void)
 		my_syscall4(__NR_clock_nanosleep_time64, 1, 0, &ts, 0);
 }
 
+static void pin_to_cpu0(void)
+{
+	unsigned long mask = 1;
+
+	my_syscall3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
+}
+
 static void check_count(const char *name, unsigned int type,
-			unsigned long long config, void (*work)(void),
+			unsigned long long config, void (*work)(void), int cpu,
 			unsigned long long at_least)
 {
-	long long v = count(type, config, work);
+	long long v = count(type, config, work, cpu);
 
 	if (v < 0) {
 		fail(name, "perf_event_open or read failed");
@@ -270,12 +302,13 @@ int main(void)
 	check_pmu_probe();
 	/* 2,000,000 iterations of several instructions each */
 	check_count("perf-instructions", PERF_TYPE_HARDWARE,
-		    PERF_COUNT_HW_INSTRUCTIONS, work_loop, 4000000);
+		    PERF_COUNT_HW_INSTRUCTIONS, work_loop, -1, 4000000);
 	check_count("perf-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
-		    work_loop, 1000);
+		    work_loop, -1, 1000);
 	/* firmware event 5 = SBI_PMU_FW_SET_TIMER, raw config bit 63 */
+	pin_to_cpu0();
 	check_count("perf-fw-event", PERF_TYPE_RAW, (1ULL << 63) | 5,
-		    work_sleep, 1);
+		    work_sleep, 0, 1);
 	put(failures ? "INFO: linux-rv32 checks failed\n" : "INFO: linux-rv32 checks done\n");
 	reboot(LINUX_REBOOT_CMD_POWER_OFF);
 	for (;;)
