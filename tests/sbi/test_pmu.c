@@ -510,7 +510,7 @@ static void lifecycle_basic(void)
 	check_fw_value(f, 5, "(a stopped counter does not count)");
 	if (pmu.spec >= SPEC(2, 0))
 		expect_val(pmu_fw_read_hi(f), 0, "pmu",
-			   "counter_fw_read_hi = 0 on RV64");
+			   "counter_fw_read_hi of a small count = 0");
 	else
 		expect_err(pmu_fw_read_hi(f), SBI_ERR_NOT_SUPPORTED, "pmu",
 			   "counter_fw_read_hi (SBI 2.0) returns NOT_SUPPORTED "
@@ -524,6 +524,19 @@ static void lifecycle_basic(void)
 	set_timers(2);
 	pmu_stop(f, 1, 0);
 	check_fw_value(f, 1002, "(SET_INIT_VALUE 1000, then 2 calls)");
+	/* Across 2^32: the initial value is a register pair on RV32, and
+	 * fw_read gives bits XLEN-1:0 of 0x1_00000001, fw_read_hi the rest. */
+	if (pmu.spec >= SPEC(2, 0)) {
+		pmu_start(f, 1, START_SET_INIT_VALUE, 0xffffffffULL);
+		set_timers(2);
+		pmu_stop(f, 1, 0);
+		expect_val(pmu_fw_read(f), (unsigned long)0x100000001ULL, "pmu",
+			   "SET_INIT_VALUE 2^32 - 1, then 2 calls: counter_fw_read "
+			   "= the low XLEN bits of 0x100000001");
+		expect_val(pmu_fw_read_hi(f), sizeof(long) == 4 ? 1 : 0, "pmu",
+			   "... and counter_fw_read_hi = bits 63:32 on RV32, 0 "
+			   "on RV64");
+	}
 
 	/* Configured but unstarted counters are in use: Linux takes the
 	 * index it gets as its own. */
