@@ -110,6 +110,17 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
+# RV32: the full run once more on virt,aclint=on, whose MTIMER takes a TOR
+# pair of PMP entries: the fifth entry is in pmpcfg1, which RV64 lacks.
+if [[ $xlen == 32 ]]; then
+	log="$logdir/rv32-aclint.log"
+	qemu[2]=virt,aclint=on
+	run "$log" "$fw"
+	qemu[2]=virt
+	sed -nE "s/^(PASS|FAIL|SKIP): /rv32-aclint: \1: /p" "$log"
+	ends aclint "$log"
+fi
+
 # PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
 # firmware strips it from the DT. Then the SSE run.
