@@ -15,7 +15,7 @@
 # "rv32-<run>: ..."; the CPU models are the rv32 ones; the PMU runs keep
 # num_counters within 32 (pmu-num=12 with Sscofpmf: the payload's counter
 # masks are one register with base 0); the runs of the parts the RV32
-# payload does not have (DBTR, FWFT/SUSP, SSE, H, hostile) print one SKIP.
+# payload does not have (SSE, H, hostile) print one SKIP.
 #
 # Each payload check prints "PASS:"/"FAIL:"; this script prefixes them with
 # the image name and adds its own checks on how QEMU ended.  Output is read by
@@ -125,7 +125,7 @@ fi
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
 # firmware strips it from the DT. Then the SSE run.
 while read -r name cpu args; do
-	[[ $name != pmu-* ]] && rv64_only "$name" && continue
+	[[ $name == sse-* ]] && rv64_only "$name" && continue
 	# RV32: 3 + 12 hardware and 16 firmware counters, 31 in all
 	[[ $xlen == 32 && $name == pmu-sscofpmf ]] &&
 		cpu+=",pmu-num=12" args="pmu pmu-num=12"
