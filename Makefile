@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # Tally: make [PLATFORM=generic] [O=build]        firmware images
+#        make XLEN=32                              the same for RV32 (<plat>-rv32)
 #        make run                                  boot Linux under QEMU (demonstration)
 #        make run-sbi [PLATFORM=<board>]           the S-mode SBI test payload on the board's QEMU machine
 #        make check                                every test (host, SBI payload, Linux)
@@ -22,11 +23,22 @@ $(error PLATFORM=$(PLATFORM): no platform/$(PLATFORM)/board.mk (boards: $(notdir
 endif
 include platform/$(PLATFORM)/board.mk
 endif
+# XLEN=32 builds the same sources for RV32 (qemu-system-riscv32) into
+# $(O)/platform/<PLATFORM>-rv32, beside the RV64 build. RV32 Linux wants its
+# image 4 MiB aligned, hence the payload addresses (as OpenSBI's).
+XLEN		?= 64
 TALLY_MAX_HARTS	?= 32
 FW_TEXT_START	?= 0x80000000
+ifeq ($(XLEN),32)
+FW_JUMP_ADDR	?= 0x80400000
+FW_PAYLOAD_OFFSET ?= 0x400000
+else ifeq ($(XLEN),64)
 FW_JUMP_ADDR	?= 0x80200000
-FW_JUMP_FDT_ADDR ?= 0
 FW_PAYLOAD_OFFSET ?= 0x200000
+else
+$(error XLEN must be 32 or 64)
+endif
+FW_JUMP_FDT_ADDR ?= 0
 FW_PAYLOAD_FDT_ADDR ?= 0
 QEMU_MACHINE	?= virt
 QEMU_SMP	?= 4
@@ -47,12 +59,16 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 SIZE		:= $(CROSS_COMPILE)size
 HOSTCC		?= gcc
 
-PLAT_DIR	:= $(O)/platform/$(PLATFORM)
+PLAT_DIR	:= $(O)/platform/$(PLATFORM)$(if $(filter 32,$(XLEN)),-rv32)
 FW_DIR		:= $(PLAT_DIR)/firmware
 OBJ_DIR		:= $(PLAT_DIR)/obj
 LIBFDT_SRC	:= $(O)/libfdt
 
+ifeq ($(XLEN),32)
+ARCH_FLAGS	:= -march=rv32imac_zicsr_zifencei -mabi=ilp32 -mcmodel=medany
+else
 ARCH_FLAGS	:= -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+endif
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \

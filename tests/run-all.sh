@@ -45,6 +45,12 @@ suite_sbi() {
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
+	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32
+	make -s -C "$root" O="$out" XLEN=32 firmware &&
+	make -s -C "$root/tests/sbi" XLEN=32 O="$out/tests/sbi-rv32" &&
+	XLEN=32 "$root/tests/sbi/run.sh" "$out/tests/sbi-rv32/sbi-test.elf" \
+		"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
+		"$out/platform/generic-rv32/firmware/fw_jump.bin" || status=1
 	# the benchmark payload still runs (its timings are make bench's business)
 	"$root/bench/run.sh" "$out" --smoke || status=1
 	return $status
@@ -57,7 +63,8 @@ suite_trace() {
 
 # Linux perf on both kernels (TALLY_KVERS, default "6.1 6.12"): each is
 # built by tests/linux/build.sh into its own cache (build/linux for 6.1,
-# build/linux-<kver> otherwise) and gets its own fw_payload.
+# build/linux-<kver> otherwise) and gets its own fw_payload. Then the 32-bit
+# 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
 suite_linux() {
 	local kver dir payload board status=0
 	for kver in ${TALLY_KVERS:-6.1 6.12}; do
@@ -89,6 +96,21 @@ suite_linux() {
 			status=1
 		fi
 	done
+	# RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh) on Tally built with XLEN=32
+	dir=$out/linux-rv32
+	payload=$out/linux-payload-rv32
+	if "$root/tests/linux/build-rv32.sh" "$dir" &&
+		make -s -C "$root" O="$out" XLEN=32 firmware &&
+		make -s -C "$root" O="$payload" XLEN=32 FW_PAYLOAD_PATH="$dir/Image" \
+			"$payload/platform/generic-rv32/firmware/fw_payload.bin"; then
+		"$root/tests/linux/boot-test-rv32.sh" "$dir" \
+			"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
+			"$out/platform/generic-rv32/firmware/fw_jump.bin" \
+			"$payload/platform/generic-rv32/firmware/fw_payload.bin" || status=1
+	else
+		echo "FAIL: linux-rv32: kernel and fw_payload built"
+		status=1
+	fi
 	return $status
 }
 

@@ -23,8 +23,8 @@ void mswi_clear(unsigned long index);
 /* ACLINT MTIMER / CLINT timer */
 void mtimer_set_mtime(unsigned long mtime_addr);
 void mtimer_add_hart(unsigned long index, unsigned long mtimecmp_addr);
-unsigned long mtimer_value(void);
-void mtimer_set(unsigned long index, unsigned long when);
+uint64_t mtimer_value(void);
+void mtimer_set(unsigned long index, uint64_t when);
 
 /* sifive,test0 (QEMU's test device) and syscon-style reset registers */
 void sifive_test_init(unsigned long base);

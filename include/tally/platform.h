@@ -8,6 +8,7 @@
 #define TALLY_PLATFORM_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 #include <tally/sbi_spec.h>
@@ -22,8 +23,8 @@ struct platform_ops {
 	void (*ipi_send)(unsigned long index);
 	void (*ipi_clear)(unsigned long index);
 	/* machine timer */
-	unsigned long (*timer_value)(void);
-	void (*timer_set)(unsigned long index, unsigned long when);
+	uint64_t (*timer_value)(void);
+	void (*timer_set)(unsigned long index, uint64_t when);
 	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; only called for a
 	 * type in platform.reset_types; may return if the device failed */
 	void (*system_reset)(unsigned long type, unsigned long reason);

@@ -32,8 +32,18 @@
 #define MSTATUS_MPRV	(1UL << 17)
 #define MSTATUS_SUM	(1UL << 18)
 #define MSTATUS_MXR	(1UL << 19)
-#define MSTATUS_GVA	(1UL << 38)	/* RV64: mtval holds a guest virtual address */
-#define MSTATUS_MPV	(1UL << 39)	/* RV64: the trap came from VS/VU-mode (V=1) */
+#if __riscv_xlen == 32
+/*
+ * On RV32 these two live in mstatush, which the trap frame does not hold;
+ * the H extension is not offered on RV32 (hart_features.has_h stays false)
+ * and they read as no bits.
+ */
+#define MSTATUS_GVA	0UL
+#define MSTATUS_MPV	0UL
+#else
+#define MSTATUS_GVA	(1UL << 38)	/* mtval holds a guest virtual address */
+#define MSTATUS_MPV	(1UL << 39)	/* the trap came from VS/VU-mode (V=1) */
+#endif
 
 /* hstatus (H extension) */
 #define HSTATUS_GVA	(1UL << 6)
@@ -79,7 +89,7 @@
 #define CAUSE_STORE_GUEST_PAGE_FAULT	23
 #define MCAUSE_IRQ_FLAG			(1UL << (__riscv_xlen - 1))
 
-/* menvcfg */
+/* menvcfg: 64 bits, on RV32 bits 63:32 in menvcfgh (menvcfg_read/write below) */
 #define MENVCFG_STCE	(1ULL << 63)
 #define MENVCFG_LPE	(1UL << 2)	/* Zicfilp: S-mode landing pads */
 #define MENVCFG_SSE	(1UL << 3)	/* Zicfiss: S-mode shadow stack */
@@ -89,6 +99,13 @@
 #define MENVCFG_PMM_PMLEN_16	(3ULL << MENVCFG_PMM_SHIFT)
 #define MENVCFG_DTE	(1ULL << 59)	/* Ssdbltrp: S-mode double trap */
 #define MENVCFG_ADUE	(1ULL << 61)	/* Svadu: hardware A/D updates */
+
+/* satp: the MODE field (0 = Bare) */
+#if __riscv_xlen == 32
+#define SATP_MODE_SHIFT	31
+#else
+#define SATP_MODE_SHIFT	60
+#endif
 
 /* PMP */
 #define PMP_R		0x01
@@ -104,6 +121,8 @@
 #define CSR_STIMECMP	0x14D
 #define CSR_MENVCFG	0x30A
 #define CSR_PMPADDR0	0x3B0	/* pmpaddr i: CSR_PMPADDR0 + i */
+#define CSR_MENVCFGH	0x31A	/* RV32: menvcfg bits 63:32 */
+#define CSR_STIMECMPH	0x15D	/* RV32: stimecmp bits 63:32 */
 /* counters: mhpmcounter i is CSR_MHPMCOUNTER_BASE + i (0: mcycle, 2: minstret),
  * mhpmevent i is CSR_MHPMEVENT_BASE + i (i = 3..31; + 0 is mcountinhibit) */
 #define CSR_MCOUNTINHIBIT 0x320
@@ -131,8 +150,13 @@
 #define CSR_HEDELEG	0x602
 #define CSR_HTVAL	0x643
 #define CSR_HGATP	0x680
+#if __riscv_xlen == 32
+#define HGATP_VMID_SHIFT 22	/* RV32: VMID is 7 bits */
+#define HGATP_VMID_MASK	(0x7FUL << HGATP_VMID_SHIFT)
+#else
 #define HGATP_VMID_SHIFT 44	/* RV64 */
 #define HGATP_VMID_MASK	(0x3FFFUL << HGATP_VMID_SHIFT)
+#endif
 #define CSR_HTINST	0x64A
 #define CSR_MTINST	0x34A
 #define CSR_MTVAL2	0x34B
@@ -202,6 +226,24 @@
 	__asm__ __volatile__("csrc " CSR_STR(csr) ", %0" :: "rK"(__v) : "memory"); })
 #define csr_swap(csr, val) ({ unsigned long __v = (unsigned long)(val); \
 	__asm__ __volatile__("csrrw %0, " CSR_STR(csr) ", %1" : "=r"(__v) : "rK"(__v) : "memory"); __v; })
+
+/* menvcfg as the 64-bit register it is, on RV32 split over menvcfgh. */
+static inline unsigned long long menvcfg_read(void)
+{
+#if __riscv_xlen == 32
+	return (unsigned long long)csr_read(CSR_MENVCFGH) << 32 | csr_read(CSR_MENVCFG);
+#else
+	return csr_read(CSR_MENVCFG);
+#endif
+}
+
+static inline void menvcfg_write(unsigned long long v)
+{
+	csr_write(CSR_MENVCFG, (unsigned long)v);
+#if __riscv_xlen == 32
+	csr_write(CSR_MENVCFGH, (unsigned long)(v >> 32));
+#endif
+}
 
 static inline void wfi(void) { __asm__ __volatile__("wfi" ::: "memory"); }
 static inline void mb(void) { __asm__ __volatile__("fence rw, rw" ::: "memory"); }

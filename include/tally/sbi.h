@@ -4,6 +4,7 @@
 #define TALLY_SBI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <tally/sbi_spec.h>
 #include <tally/sbiret.h>
 
@@ -20,6 +21,20 @@
 static inline unsigned long sbi_arg_u32(unsigned long arg)
 {
 	return arg & 0xffffffffUL;
+}
+
+/*
+ * A 64-bit parameter starting at args[i] (binary encoding, "register
+ * pairs"): the one register on RV64; on RV32 args[i] holds the lower and
+ * args[i + 1] the upper 32 bits.
+ */
+static inline uint64_t sbi_arg_u64(const unsigned long *args, unsigned int i)
+{
+#if __riscv_xlen == 32
+	return (uint64_t)args[i + 1] << 32 | args[i];
+#else
+	return args[i];
+#endif
 }
 
 struct trap_frame;

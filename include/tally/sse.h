@@ -14,7 +14,7 @@
 #define SSE_LOCAL_SOFTWARE	1	/* 0xffff0000 software injected */
 #define SSE_NR_LOCAL		2
 /* sse_hart.pending: bit SSE_LOCAL_* plus this one for global events */
-#define SSE_PENDING_GLOBAL	(1UL << 63)
+#define SSE_PENDING_GLOBAL	(~0UL ^ (~0UL >> 1))	/* the top bit */
 
 /* An event's attributes (one copy per hart for a local event). */
 struct sse_attrs {

@@ -2,7 +2,10 @@
 #ifndef TALLY_TIMER_H
 #define TALLY_TIMER_H
 
-void sbi_timer_set(unsigned long when);
+#include <stdint.h>
+
+/* when: 64-bit time, on RV32 from the (a0, a1) register pair */
+void sbi_timer_set(uint64_t when);
 void sbi_timer_process(void);
 void sbi_timer_hart_init(void);
 

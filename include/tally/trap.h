@@ -16,7 +16,8 @@
 #define TF_REG(n)	((n) * REGBYTES)
 #define TF_MEPC		(32 * REGBYTES)
 #define TF_MSTATUS	(33 * REGBYTES)
-#define TF_SIZE		(34 * REGBYTES)
+/* 34 registers' worth, rounded up to keep the stack 16-byte aligned on RV32 */
+#define TF_SIZE		((34 * REGBYTES + 15) & ~15)
 
 #define REG_RA	1
 #define REG_SP	2
@@ -38,6 +39,9 @@ struct trap_frame {
 	unsigned long regs[32];
 	unsigned long mepc;	/* restored on return (not on the ecall path) */
 	unsigned long mstatus;	/* as at the trap; not restored on return */
+#if __riscv_xlen == 32
+	unsigned long pad[2];	/* 16-byte stack alignment */
+#endif
 };
 
 /* The assembly's view of struct trap_frame (firmware/fw_base.S), checked. */

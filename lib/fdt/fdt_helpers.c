@@ -2,9 +2,9 @@
 #include <libfdt.h>
 #include <tally/fdt_helpers.h>
 
-static unsigned long read_cells(const fdt32_t *p, int cells)
+static uint64_t read_cells(const fdt32_t *p, int cells)
 {
-	unsigned long v = 0;
+	uint64_t v = 0;
 
 	for (int i = 0; i < cells; i++)
 		v = (v << 32) | fdt32_to_cpu(p[i]);
@@ -16,15 +16,21 @@ int fdt_reg(const void *fdt, int node, int index, unsigned long *addr, unsigned 
 	int parent = fdt_parent_offset(fdt, node), len;
 	int ac = fdt_address_cells(fdt, parent), sc = fdt_size_cells(fdt, parent);
 	const fdt32_t *reg = fdt_getprop(fdt, node, "reg", &len);
+	uint64_t a, s;
 
 	if (!reg || ac < 1 || ac > 2 || sc < 0 || sc > 2)
 		return -FDT_ERR_BADVALUE;
 	if (len < (index + 1) * (ac + sc) * 4)
 		return -FDT_ERR_NOTFOUND;
 	reg += index * (ac + sc);
-	*addr = read_cells(reg, ac);
+	a = read_cells(reg, ac);
+	s = read_cells(reg + ac, sc);
+	/* RV32: a range beyond 4 GiB cannot be reached, so it is not used */
+	if (a > ~0UL || s > ~0UL)
+		return -FDT_ERR_BADVALUE;
+	*addr = (unsigned long)a;
 	if (size)
-		*size = read_cells(reg + ac, sc);
+		*size = (unsigned long)s;
 	return 0;
 }
 

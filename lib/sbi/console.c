@@ -41,6 +41,33 @@ static void out_char(struct outbuf *o, char c)
 	o->len++;
 }
 
+/*
+ * *v /= base, returning the remainder.  RV32 has no 64-bit divide and the
+ * firmware links no libgcc: there it is long division by 16-bit digits,
+ * each step a 32-bit divide (base <= 16, so remainder << 16 fits).
+ */
+static unsigned int divide_small(unsigned long long *v, unsigned int base)
+{
+#if __riscv_xlen == 32
+	unsigned long long q = 0;
+	unsigned int r = 0;
+
+	for (int shift = 48; shift >= 0; shift -= 16) {
+		unsigned int part = (r << 16) | (unsigned int)(*v >> shift & 0xffff);
+
+		q |= (unsigned long long)(part / base) << shift;
+		r = part % base;
+	}
+	*v = q;
+	return r;
+#else
+	unsigned int r = *v % base;
+
+	*v /= base;
+	return r;
+#endif
+}
+
 static void out_number(struct outbuf *o, unsigned long long v, unsigned base,
 		       bool negative, int width, char pad)
 {
@@ -48,8 +75,7 @@ static void out_number(struct outbuf *o, unsigned long long v, unsigned base,
 	int n = 0;
 
 	do {
-		digits[n++] = "0123456789abcdef"[v % base];
-		v /= base;
+		digits[n++] = "0123456789abcdef"[divide_small(&v, base)];
 	} while (v);
 	if (negative)
 		digits[n++] = '-';

@@ -82,8 +82,11 @@ static void plan_regions(struct pmp_plan *p)
 
 void pmp_protect(void)
 {
+	/* a pmpcfg CSR holds XLEN / 8 entries: RV64 has pmpcfg0 (entries 0-7)
+	 * and pmpcfg2 (8-15), RV32 pmpcfg0, 1, 2 and 3 (4 entries each) */
+	const unsigned int per_cfg = sizeof(unsigned long);
+	unsigned long cfg[PMP_ENTRIES / 4] = { 0 };
 	struct pmp_plan p;
-	unsigned long cfg0 = 0, cfg2 = 0;
 
 	if (!pmpaddr_write(0, 0))
 		return;		/* no PMP: nothing to program */
@@ -91,13 +94,19 @@ void pmp_protect(void)
 	for (unsigned int i = 0; i < p.used; i++) {
 		if (!pmpaddr_write(i, p.addr[i]))
 			return;	/* fewer entries than planned: keep S-mode out */
-		if (i < 8)
-			cfg0 |= (unsigned long)p.cfg[i] << (8 * i);
-		else
-			cfg2 |= (unsigned long)p.cfg[i] << (8 * (i - 8));
+		cfg[i / per_cfg] |= (unsigned long)p.cfg[i] << (8 * (i % per_cfg));
 	}
+#if __riscv_xlen == 32
+	if (p.used > 12)
+		csr_write_guarded(pmpcfg3, cfg[3]);
 	if (p.used > 8)
-		csr_write_guarded(pmpcfg2, cfg2);
-	csr_write_guarded(pmpcfg0, cfg0);
+		csr_write_guarded(pmpcfg2, cfg[2]);
+	if (p.used > 4)
+		csr_write_guarded(pmpcfg1, cfg[1]);
+#else
+	if (p.used > 8)
+		csr_write_guarded(pmpcfg2, cfg[1]);
+#endif
+	csr_write_guarded(pmpcfg0, cfg[0]);
 	sfence_vma_all();	/* no translation cached under the old PMP */
 }

@@ -38,7 +38,7 @@ static unsigned long fwft_supported;	/* bit f: the harts have feature f */
 static bool pmlen7_ok, pmlen16_ok;	/* PMLEN values the harts take */
 
 /* The menvcfg bits of the features that are one bit of menvcfg. */
-static const unsigned long fwft_menvcfg_bit[FWFT_FEATURES] = {
+static const unsigned long long fwft_menvcfg_bit[FWFT_FEATURES] = {
 	[SBI_FWFT_LANDING_PAD] = MENVCFG_LPE,
 	[SBI_FWFT_SHADOW_STACK] = MENVCFG_SSE,
 	[SBI_FWFT_DOUBLE_TRAP] = MENVCFG_DTE,
@@ -46,14 +46,14 @@ static const unsigned long fwft_menvcfg_bit[FWFT_FEATURES] = {
 };
 
 /* Whether menvcfg keeps 'bits' in the field 'field'; menvcfg is left as found. */
-static bool menvcfg_keeps(unsigned long field, unsigned long bits)
+static bool menvcfg_keeps(unsigned long long field, unsigned long long bits)
 {
-	unsigned long saved = csr_read(CSR_MENVCFG);
+	unsigned long long saved = menvcfg_read();
 	bool kept;
 
-	csr_write(CSR_MENVCFG, (saved & ~field) | bits);
-	kept = (csr_read(CSR_MENVCFG) & field) == bits;
-	csr_write(CSR_MENVCFG, saved);
+	menvcfg_write((saved & ~field) | bits);
+	kept = (menvcfg_read() & field) == bits;
+	menvcfg_write(saved);
 	return kept;
 }
 
@@ -85,7 +85,7 @@ static void fwft_probe(void)
 		fwft_supported |= 1UL << SBI_FWFT_POINTER_MASKING_PMLEN;
 }
 
-static unsigned long pmm_of_pmlen(unsigned long pmlen)
+static unsigned long long pmm_of_pmlen(unsigned long pmlen)
 {
 	return pmlen == 16 ? MENVCFG_PMM_PMLEN_16 : pmlen == 7 ? MENVCFG_PMM_PMLEN_7 : 0;
 }
@@ -101,14 +101,13 @@ static void fwft_apply(unsigned int f, unsigned long value)
 			csr_clear(medeleg, MISALIGNED_DELEG);
 		break;
 	case SBI_FWFT_POINTER_MASKING_PMLEN:
-		csr_write(CSR_MENVCFG, (csr_read(CSR_MENVCFG) & ~MENVCFG_PMM) |
-				       pmm_of_pmlen(value));
+		menvcfg_write((menvcfg_read() & ~MENVCFG_PMM) | pmm_of_pmlen(value));
 		break;
 	default:
 		if (value)
-			csr_set(CSR_MENVCFG, fwft_menvcfg_bit[f]);
+			menvcfg_write(menvcfg_read() | fwft_menvcfg_bit[f]);
 		else
-			csr_clear(CSR_MENVCFG, fwft_menvcfg_bit[f]);
+			menvcfg_write(menvcfg_read() & ~fwft_menvcfg_bit[f]);
 		break;
 	}
 }

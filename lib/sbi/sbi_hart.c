@@ -138,13 +138,16 @@ static void probe_counters(void)
  */
 static bool probe_instret_filter_ignored(void)
 {
-	const unsigned long all_modes_inhibited = MHPMEVENT_MINH | MHPMEVENT_SINH |
-						  MHPMEVENT_UINH | 0x2;	/* QEMU's instret event */
+	const unsigned long long all_modes_inhibited = MHPMEVENT_MINH | MHPMEVENT_SINH |
+						       MHPMEVENT_UINH | 0x2;	/* QEMU's instret event */
 	unsigned long before, after;
 
 	if (!(hart_features.hpm_mask & (1UL << 3)) || !hart_features.has_sscofpmf)
 		return false;
 	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
+#if __riscv_xlen == 32
+	csr_write(CSR_MHPMEVENTH_BASE + 3, all_modes_inhibited >> 32);	/* Sscofpmf */
+#endif
 	csr_write(CSR_MHPMEVENT3, all_modes_inhibited);
 	csr_write(CSR_MHPMCOUNTER3, 0);
 	before = csr_read(CSR_MHPMCOUNTER3);
@@ -153,6 +156,9 @@ static bool probe_instret_filter_ignored(void)
 		;
 	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
 	after = csr_read(CSR_MHPMCOUNTER3);
+#if __riscv_xlen == 32
+	csr_write(CSR_MHPMEVENTH_BASE + 3, 0);
+#endif
 	csr_write(CSR_MHPMEVENT3, 0);		/* QEMU: unmaps the event */
 	csr_write(CSR_MHPMCOUNTER3, 0);
 	return after - before > 32;
@@ -174,7 +180,9 @@ void hart_probe_features(void)
 	hart_features.has_smcntrpmf = ok;
 	/* misa may read 0: the H extension is there if hstatus is */
 	csr_read_guarded(CSR_HSTATUS, &ok);
-	hart_features.has_h = ok;
+	/* RV32 keeps mstatus.MPV/GVA in mstatush, which the trap path does not
+	 * handle: the H extension is not used there (riscv.h) */
+	hart_features.has_h = ok && __riscv_xlen == 64;
 	hart_features.has_fp = misa_has('f') || misa_has('d');
 	probe_counters();
 	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
@@ -217,7 +225,7 @@ void hart_init_local(void)
 	if (hart_features.has_mcountinhibit)
 		csr_write(CSR_MCOUNTINHIBIT, ~0x7UL & 0xffffffffUL);
 	if (hart_features.has_menvcfg && hart_features.has_sstc)
-		csr_set(CSR_MENVCFG, MENVCFG_STCE);
+		menvcfg_write(menvcfg_read() | MENVCFG_STCE);
 	if (hart_features.has_fp) {
 		csr_clear(mstatus, MSTATUS_FS);
 		csr_set(mstatus, MSTATUS_FS_INITIAL);

@@ -53,7 +53,7 @@ static struct sbiret legacy_call(unsigned long eid, const unsigned long *args)
 {
 	switch (eid) {
 	case SBI_EXT_0_1_SET_TIMER:
-		sbi_timer_set(args[0]);
+		sbi_timer_set(sbi_arg_u64(args, 0));
 		return sbi_ok(0);
 	case SBI_EXT_0_1_CONSOLE_PUTCHAR:
 		console_putc((char)args[0]);

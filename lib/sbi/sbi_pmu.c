@@ -24,6 +24,120 @@
 	X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)       \
 	X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
+/*
+ * The event selector of counter idx: mhpmevent3..31 are 0x323..0x33F; for
+ * the fixed counters (Smcntrpmf only) mcyclecfg is 0x321 and minstretcfg
+ * 0x322.  0x320 is mcountinhibit, so idx 0 must not follow the pattern,
+ * and idx 1 (time) has no selector.
+ */
+#define EVENT_CASES(X) \
+	X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)        \
+	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)      \
+	X(25) X(26) X(27) X(28) X(29) X(30) X(31)
+
+#if __riscv_xlen == 32
+/*
+ * RV32: every counter and selector is 64 bits split over two CSRs, the
+ * upper half 0x80 above the counter (mcycleh 0xB80, minstreth 0xB82,
+ * mhpmcounterNh 0xB80 + N) and 0x400 above the selector (mhpmeventNh
+ * 0x720 + N with OF and the mode-inhibit bits, Sscofpmf only; mcyclecfgh
+ * 0x721 and minstretcfgh 0x722, Smcntrpmf only).
+ */
+/*
+ * A running counter may carry into the upper half between the two reads:
+ * upper, lower, upper again until the upper half holds still.  A stopped
+ * one cannot, and is read lower half first, once each: QEMU 7.2 answers
+ * only the first read of a counter after it was inhibited with the count
+ * (later reads give the value last written), so the lower half, which
+ * moves, must be that read.  (QEMU's upper half then is the one last
+ * written: a carry while the counter ran is lost there, not on hardware.)
+ */
+static uint64_t csr_counter_read(void *ctx, unsigned int idx)
+{
+	bool stopped = csr_read(CSR_MCOUNTINHIBIT) >> idx & 1;
+	unsigned long hi, lo, again;
+
+	(void)ctx;
+	switch (idx) {
+#define READ(n) case n:								\
+		if (stopped) {							\
+			lo = csr_read(CSR_MHPMCOUNTER_BASE + n);		\
+			hi = csr_read(CSR_MHPMCOUNTERH_BASE + n);		\
+			return (uint64_t)hi << 32 | lo;				\
+		}								\
+		do {								\
+			hi = csr_read(CSR_MHPMCOUNTERH_BASE + n);		\
+			lo = csr_read(CSR_MHPMCOUNTER_BASE + n);		\
+			again = csr_read(CSR_MHPMCOUNTERH_BASE + n);		\
+		} while (hi != again);						\
+		return (uint64_t)hi << 32 | lo;
+	CASES(READ)
+#undef READ
+	}
+	return 0;
+}
+
+static void csr_counter_write(void *ctx, unsigned int idx, uint64_t value)
+{
+	(void)ctx;
+	/* low half 0 first, so that no carry reaches the new upper half */
+	switch (idx) {
+#define WRITE(n) case n:							\
+		csr_write(CSR_MHPMCOUNTER_BASE + n, 0);				\
+		csr_write(CSR_MHPMCOUNTERH_BASE + n, value >> 32);		\
+		csr_write(CSR_MHPMCOUNTER_BASE + n, value);			\
+		break;
+	CASES(WRITE)
+#undef WRITE
+	}
+}
+
+/* The upper halves exist with Sscofpmf (mhpmeventNh) or Smcntrpmf (cfgh). */
+static bool event_has_upper_half(unsigned int idx)
+{
+	return idx == 0 || idx == 2 ? hart_features.has_smcntrpmf : hart_features.has_sscofpmf;
+}
+
+static uint64_t csr_event_read(void *ctx, unsigned int idx)
+{
+	unsigned long hi = 0;
+
+	(void)ctx;
+	switch (idx) {
+	case 0:
+		if (event_has_upper_half(0))
+			hi = csr_read(CSR_MCYCLECFGH);
+		return (uint64_t)hi << 32 | csr_read(CSR_MCYCLECFG);
+#define READ(n) case n:								\
+		if (event_has_upper_half(n))					\
+			hi = csr_read(CSR_MHPMEVENTH_BASE + n);			\
+		return (uint64_t)hi << 32 | csr_read(CSR_MHPMEVENT_BASE + n);
+	EVENT_CASES(READ)
+#undef READ
+	}
+	return 0;
+}
+
+static void csr_event_write(void *ctx, unsigned int idx, uint64_t value)
+{
+	(void)ctx;
+	/* upper half (OF, inhibits) first: the selector write then sees both */
+	switch (idx) {
+	case 0:
+		if (event_has_upper_half(0))
+			csr_write(CSR_MCYCLECFGH, value >> 32);
+		csr_write(CSR_MCYCLECFG, value);
+		break;
+#define WRITE(n) case n:							\
+		if (event_has_upper_half(n))					\
+			csr_write(CSR_MHPMEVENTH_BASE + n, value >> 32);	\
+		csr_write(CSR_MHPMEVENT_BASE + n, value);			\
+		break;
+	EVENT_CASES(WRITE)
+#undef WRITE
+	}
+}
+#else
 static uint64_t csr_counter_read(void *ctx, unsigned int idx)
 {
 	(void)ctx;
@@ -44,17 +158,6 @@ static void csr_counter_write(void *ctx, unsigned int idx, uint64_t value)
 #undef WRITE
 	}
 }
-
-/*
- * The event selector of counter idx: mhpmevent3..31 are 0x323..0x33F; for
- * the fixed counters (Smcntrpmf only) mcyclecfg is 0x321 and minstretcfg
- * 0x322.  0x320 is mcountinhibit, so idx 0 must not follow the pattern,
- * and idx 1 (time) has no selector.
- */
-#define EVENT_CASES(X) \
-	X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)        \
-	X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24)      \
-	X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
 static uint64_t csr_event_read(void *ctx, unsigned int idx)
 {
@@ -78,6 +181,7 @@ static void csr_event_write(void *ctx, unsigned int idx, uint64_t value)
 #undef WRITE
 	}
 }
+#endif
 
 static void csr_inhibit_set(void *ctx, uint32_t mask)
 {
@@ -107,9 +211,12 @@ static void no_inhibit(void *ctx, uint32_t mask)
 /* S-mode's shared memory: RAM outside the firmware, checked before use. */
 static long smode_shmem_check(void *ctx, uint64_t addr, uint64_t size)
 {
+	/* on RV32 the upper word of a 64-bit address is the "hi" register */
+	unsigned long hi = sizeof(unsigned long) == 4 ? (unsigned long)(addr >> 16 >> 16) : 0;
+
 	(void)ctx;
 	if (size > ~0UL || !memmap_smode_range_ok(&platform.mem, (unsigned long)addr,
-						  0, (unsigned long)size))
+						  hi, (unsigned long)size))
 		return SBI_ERR_INVALID_ADDRESS;
 	return SBI_SUCCESS;
 }

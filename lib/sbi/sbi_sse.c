@@ -476,7 +476,7 @@ static bool sse_entry_ok(unsigned long pc)
 	if (pc & 1)
 		return false;
 	/* with translation off the entry is physical: it must be RAM S-mode may run */
-	if ((csr_read(satp) >> 60) == 0)
+	if ((csr_read(satp) >> SATP_MODE_SHIFT) == 0)
 		return memmap_smode_entry_ok(&platform.mem, pc);
 	return true;
 }

@@ -10,10 +10,14 @@
 #include <tally/sbi.h>
 #include <tally/timer.h>
 
-void sbi_timer_set(unsigned long when)
+void sbi_timer_set(uint64_t when)
 {
 	fw_event(FW_EV_SET_TIMER);
 	if (platform.has_sstc) {
+#if __riscv_xlen == 32
+		csr_write(CSR_STIMECMP, ~0UL);	/* no early interrupt in between */
+		csr_write(CSR_STIMECMPH, when >> 32);
+#endif
 		csr_write(CSR_STIMECMP, when);
 		return;
 	}
@@ -37,9 +41,13 @@ void sbi_timer_hart_init(void)
 	 * once (QEMU hung some 4-hart Linux boots that way).
 	 */
 	if (platform.ops.timer_set)
-		platform.ops.timer_set(this_hart_index(), ~0UL);
-	if (platform.has_sstc)
+		platform.ops.timer_set(this_hart_index(), ~0ULL);
+	if (platform.has_sstc) {
 		csr_write(CSR_STIMECMP, ~0UL);
+#if __riscv_xlen == 32
+		csr_write(CSR_STIMECMPH, ~0UL);
+#endif
+	}
 }
 
 static struct sbiret time_handle(unsigned long fid, const unsigned long *args,
@@ -48,7 +56,7 @@ static struct sbiret time_handle(unsigned long fid, const unsigned long *args,
 	(void)tf;
 	if (fid != SBI_EXT_TIME_SET_TIMER)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
-	sbi_timer_set(args[0]);
+	sbi_timer_set(sbi_arg_u64(args, 0));
 	return sbi_ok(0);
 }
 

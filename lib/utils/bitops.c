@@ -2,16 +2,12 @@
 /*
  * The one bit-scan table (include/tally/bitops.h), and the two libgcc
  * helpers GCC calls for __builtin_ctzl() and __builtin_clzl() on a RISC-V
- * without Zbb.  The firmware links no libgcc (the toolchain's only rv64
- * libgcc is built for a hard-float ABI), so they live here.  ctz runs in
- * hart set walks on every IPI and remote fence.
+ * without Zbb: __ctzdi2/__clzdi2 on RV64 (unsigned long is "di"),
+ * __ctzsi2/__clzsi2 on RV32 ("si").  The firmware links no libgcc (the
+ * toolchain's only rv64 libgcc is built for a hard-float ABI), so they live
+ * here.  ctz runs in hart set walks on every IPI and remote fence.
  */
 #include <tally/bitops.h>
-
-int __ctzdi2(unsigned long x);
-int __clzdi2(unsigned long x);
-
-_Static_assert(sizeof(unsigned long) == 8, "RV64: di is unsigned long");
 
 const uint8_t tally_debruijn_ctz64[64] = {
 	 0,  1, 48,  2, 57, 49, 28,  3, 61, 58, 50, 42, 38, 29, 17,  4,
@@ -19,6 +15,27 @@ const uint8_t tally_debruijn_ctz64[64] = {
 	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
 	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
 };
+
+#if __riscv_xlen == 32
+int __ctzsi2(unsigned long x);
+int __clzsi2(unsigned long x);
+
+_Static_assert(sizeof(unsigned long) == 4, "RV32: si is unsigned long");
+
+int __ctzsi2(unsigned long x)	/* x != 0 */
+{
+	return (int)tally_ctz64(x);
+}
+
+int __clzsi2(unsigned long x)
+{
+	return 31 - (int)tally_fls64(x);
+}
+#else
+int __ctzdi2(unsigned long x);
+int __clzdi2(unsigned long x);
+
+_Static_assert(sizeof(unsigned long) == 8, "RV64: di is unsigned long");
 
 int __ctzdi2(unsigned long x)	/* x != 0 */
 {
@@ -29,3 +46,4 @@ int __clzdi2(unsigned long x)
 {
 	return 63 - (int)tally_fls64(x);
 }
+#endif

@@ -14,10 +14,10 @@
 #include <tally/drivers.h>
 #include <tally/sbi_spec.h>
 
-#define HTIF_DEV_SYSTEM		0UL
-#define HTIF_DEV_CONSOLE	1UL
-#define HTIF_CONSOLE_GETC	0UL
-#define HTIF_CONSOLE_PUTC	1UL
+#define HTIF_DEV_SYSTEM		0ULL
+#define HTIF_DEV_CONSOLE	1ULL
+#define HTIF_CONSOLE_GETC	0ULL
+#define HTIF_CONSOLE_PUTC	1ULL
 #define HTIF_REQ(dev, cmd, payload)	((dev) << 56 | (cmd) << 48 | (payload))
 
 static volatile uint32_t *htif_tohost, *htif_fromhost;
@@ -89,5 +89,5 @@ void htif_poweroff(unsigned long type, unsigned long reason)
 	(void)type;
 	unsigned long code = reason == SBI_SRST_REASON_SYSFAIL ? 1 : 0;
 
-	request(HTIF_REQ(HTIF_DEV_SYSTEM, 0UL, code << 1 | 1));
+	request(HTIF_REQ(HTIF_DEV_SYSTEM, 0ULL, code << 1 | 1));
 }

@@ -81,7 +81,7 @@ static void emit(struct sink *s, char c)
 	s->len++;
 }
 
-static void emit_num(struct sink *s, unsigned long v, unsigned base,
+static void emit_num(struct sink *s, unsigned long long v, unsigned base,
 		     bool neg, int width, char pad)
 {
 	char tmp[24];
@@ -104,7 +104,7 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 	for (; *fmt; fmt++) {
 		char pad = ' ';
 		int width = 0;
-		bool is_long = false;
+		bool is_long = false, is_llong = false;
 		unsigned long u;
 		long v;
 		const char *str;
@@ -122,6 +122,10 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 			is_long = true;
 			fmt++;
 		}
+		if (is_long && *fmt == 'l') {	/* %llu, %llx: 64-bit on RV32 */
+			is_llong = true;
+			fmt++;
+		}
 		switch (*fmt) {
 		case 'd':
 		case 'i':
@@ -131,6 +135,11 @@ static void format(struct sink *s, const char *fmt, va_list ap)
 			break;
 		case 'u':
 		case 'x':
+			if (is_llong) {
+				emit_num(s, va_arg(ap, unsigned long long),
+					 *fmt == 'u' ? 10 : 16, false, width, pad);
+				break;
+			}
 			u = is_long ? va_arg(ap, unsigned long)
 				    : va_arg(ap, unsigned int);
 			emit_num(s, u, *fmt == 'u' ? 10 : 16, false, width, pad);

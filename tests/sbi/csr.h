@@ -30,7 +30,27 @@
 #define SIP_LCOFIP	(1UL << IRQ_LCOF)
 #define SIE_LCOFIE	SIP_LCOFIP
 
-#define SCAUSE_INTERRUPT	(1UL << 63)
+/* Register width helpers: the payload builds for RV64 and RV32 (XLEN=32). */
+#if __riscv_xlen == 32
+#define REG_L		lw
+#define REG_S		sw
+#define SZREG		4
+#else
+#define REG_L		ld
+#define REG_S		sd
+#define SZREG		8
+#endif
+/*
+ * HI32(x): x in bits 63:32 of a register, 0 on RV32 (no such bits).  The
+ * binary-encoding checks "the upper register bits are ignored" use it, so
+ * on RV32 they check the plain value.
+ */
+#define HI32(x)		((unsigned long)(x) << 16 << 16)
+#define TOP_BIT		(1UL << (__riscv_xlen - 1))
+#define STR_(x)		#x
+#define XSTR(x)		STR_(x)
+
+#define SCAUSE_INTERRUPT	TOP_BIT
 #define EXC_INSN_ACCESS		1
 #define EXC_ILLEGAL_INSN	2
 #define EXC_LOAD_ACCESS		5

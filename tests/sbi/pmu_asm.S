@@ -26,6 +26,26 @@ csr_table:
 	ret
 	.endr
 
+#if __riscv_xlen == 32
+/* unsigned long pmu_csr_read_hi(unsigned long n): RV32, the upper half,
+ * CSR 0xC80 + n (cycleh, instreth, hpmcounterNh), as pmu_csr_read. */
+	.align	3
+	.globl	pmu_csr_read_hi
+pmu_csr_read_hi:
+	andi	a0, a0, 31
+	la	t0, csr_table_hi
+	slli	a0, a0, 3
+	add	t0, t0, a0
+	jr	t0
+
+	.align	3
+csr_table_hi:
+	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	csrr	a0, 0xc80 + \n
+	ret
+	.endr
+#endif
+
 /* struct tlb_count pmu_tlb_probe(unsigned long base, unsigned long pages,
  *				 unsigned long store, unsigned long n):
  * reads counter CSR 0xC00 + n, flushes the TLB, touches `pages` pages
@@ -46,9 +66,9 @@ pmu_tlb_probe:
 	sfence.vma
 1:	beqz	a1, 3f
 	bnez	a2, 2f
-	ld	t2, 0(t4)
+	REG_L	t2, 0(t4)
 	j	4f
-2:	sd	zero, 0(t4)
+2:	REG_S	zero, 0(t4)
 4:	add	t4, t4, t1
 	addi	a1, a1, -1
 	j	1b
@@ -70,9 +90,9 @@ pmu_tlb_touch_stop:
 	sfence.vma
 1:	beqz	a1, 3f
 	bnez	a2, 2f
-	ld	t2, 0(a0)
+	REG_L	t2, 0(a0)
 	j	4f
-2:	sd	zero, 0(a0)
+2:	REG_S	zero, 0(a0)
 4:	add	a0, a0, t1
 	addi	a1, a1, -1
 	j	1b

@@ -11,6 +11,13 @@
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
+# XLEN=32 in the environment: the RV32 run, on qemu-system-riscv32 with
+# the payload and images built with XLEN=32. Every check is then named
+# "rv32-<run>: ..."; the CPU models are the rv32 ones; the PMU runs keep
+# num_counters within 32 (pmu-num=12 with Sscofpmf: the payload's counter
+# masks are one register with base 0); the runs of the parts the RV32
+# payload does not have (SSE, H, hostile) print one SKIP.
+#
 # Each payload check prints "PASS:"/"FAIL:"; this script prefixes them with
 # the image name and adds its own checks on how QEMU ended.  Output is read by
 # tests/run-all.sh, which counts the lines.
@@ -19,8 +26,18 @@ set -uo pipefail
 elf=$1
 shift
 images=("$@")
-qemu=(qemu-system-riscv64 -M virt -smp 4 -m 256M -nographic
+xlen=${XLEN:-64}
+qemu=(qemu-system-riscv$xlen -M virt -smp 4 -m 256M -nographic
       -no-reboot -monitor none -serial stdio)
+# RV32: run names get a prefix, CPU models are rv32 ones
+tag=""
+[[ $xlen == 32 ]] && tag=rv32-
+cpu_model() { [[ $xlen == 32 ]] && echo "${1//rv64/rv32}" || echo "$1"; }
+# rv64_only <name>: true (after a SKIP line) when the run is not for RV32
+rv64_only() {
+	[[ $xlen == 32 ]] || return 1
+	echo "SKIP: $tag$1: not ported to RV32"
+}
 limit=120          # seconds; a hang is a failure, never a wait forever
 logdir=$(dirname "$elf")/runs
 mkdir -p "$logdir"
@@ -33,7 +50,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # sets $rc.  cpu "-": the machine's own harts (no -cpu).
 run() {
 	local log=$1 fw=$2 args=${3:-} cpu=${4:-rv64} cpuopt=()
-	[[ $cpu == - ]] || cpuopt=(-cpu "$cpu")
+	[[ $cpu == - ]] || cpuopt=(-cpu "$(cpu_model "$cpu")")
 	timeout "$limit" "${qemu[@]}" "${cpuopt[@]}" -bios "$fw" -kernel "$elf" \
 		${args:+-append "$args"} </dev/null >"$log" 2>&1
 	rc=$?
@@ -42,7 +59,7 @@ run() {
 # ends <name> <log> [reset]: the checks on how a run that ends in finish()
 # ended: with SRST <reset> (default shutdown), and QEMU's exit code 0.
 ends() {
-	local name=$1 log=$2 reset=${3:-shutdown} summary
+	local name=$tag$1 log=$2 reset=${3:-shutdown} summary
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	if [[ -n $summary ]]; then
 		pass "$name: payload ran to its end ($summary)"
@@ -59,11 +76,11 @@ ends() {
 
 # The full run: every check of the payload, which ends with SRST shutdown.
 for fw in "${images[@]}"; do
-	name=$(basename "$fw" .bin)
+	name=$tag$(basename "$fw" .bin)
 	log="$logdir/$name.log"
 	run "$log" "$fw"
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
-	ends "$name" "$log"
+	ends "${name#$tag}" "$log"
 	# the binary encoding: characters wider than a byte print their low byte
 	for what in "dbcn: console_write_byte" "legacy: console_putchar"; do
 		if grep -qE "^INFO: $what uses the low 8 bits: OK"$'\r?$' "$log"; then
@@ -80,11 +97,11 @@ fw=${images[0]}
 while read -r mode want msg; do
 	log="$logdir/srst-$mode.log"
 	run "$log" "$fw" "srst=$mode"
-	sed -nE "s/^(PASS|FAIL|SKIP): /srst=$mode: \1: /p" "$log"
+	sed -nE "s/^(PASS|FAIL|SKIP): /${tag}srst=$mode: \1: /p" "$log"
 	if [[ $rc -eq $want ]] && grep -q "system reset: $msg" "$log"; then
-		pass "srst=$mode: QEMU ends with exit code $want after \"$msg\""
+		pass "${tag}srst=$mode: QEMU ends with exit code $want after \"$msg\""
 	else
-		fail "srst=$mode: QEMU exit code $rc, expected $want with \"$msg\" (see $log)"
+		fail "${tag}srst=$mode: QEMU exit code $rc, expected $want with \"$msg\" (see $log)"
 		tail -5 "$log" | sed 's/^/    /'
 	fi
 done <<'EOF'
@@ -95,13 +112,28 @@ warm 0 warm reboot
 legacy 0 shutdown
 EOF
 
+# RV32: the full run once more on virt,aclint=on, whose MTIMER takes a TOR
+# pair of PMP entries: the fifth entry is in pmpcfg1, which RV64 lacks.
+if [[ $xlen == 32 ]]; then
+	log="$logdir/rv32-aclint.log"
+	qemu[2]=virt,aclint=on
+	run "$log" "$fw"
+	qemu[2]=virt
+	sed -nE "s/^(PASS|FAIL|SKIP): /rv32-aclint: \1: /p" "$log"
+	ends aclint "$log"
+fi
+
 # PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
 # firmware strips it from the DT. Then the SSE run.
 while read -r name cpu args; do
-	log="$logdir/$name.log"
+	[[ $name == sse-* ]] && rv64_only "$name" && continue
+	# RV32: 3 + 12 hardware and 16 firmware counters, 31 in all
+	[[ $xlen == 32 && $name == pmu-sscofpmf ]] &&
+		cpu+=",pmu-num=12" args="pmu pmu-num=12"
+	log="$logdir/$tag$name.log"
 	run "$log" "$fw" "$args" "$cpu"
-	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$tag$name: \1: /p; s/^(INFO: .*)/$tag$name: \1/p" "$log"
 	ends "$name" "$log"
 done <<'EOF'
 pmu-sscofpmf rv64,sscofpmf=true pmu pmu-num=16
@@ -116,11 +148,12 @@ EOF
 # probe_extension is in the firmware's banner and no other; the payload
 # checks that each offered SBI 3.0 extension works on the hart.
 while read -r name cpu harts absent; do
-	log="$logdir/$name.log"
-	timeout "$limit" "${qemu[@]}" -smp "$harts" -cpu "$cpu" -bios "$fw" \
+	[[ $name == probe-smp32 || $name == probe-noh ]] && rv64_only "$name" && continue
+	log="$logdir/$tag$name.log"
+	timeout "$limit" "${qemu[@]}" -smp "$harts" -cpu "$(cpu_model "$cpu")" -bios "$fw" \
 		-kernel "$elf" -append probe </dev/null >"$log" 2>&1
 	rc=$?
-	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	sed -nE "s/^(PASS|FAIL|SKIP): /$tag$name: \1: /p; s/^(INFO: .*)/$tag$name: \1/p" "$log"
 	ends "$name" "$log"
 	banner=" $(grep -a -m1 '^SBI extensions' "$log" | cut -d: -f2 | tr -d '\r') "
 	bad=""
@@ -137,9 +170,9 @@ while read -r name cpu harts absent; do
 		[[ $ext == - || $banner != *" $ext "* ]] || bad+=" $ext(should be absent)"
 	done
 	if [[ -z $bad && $banner == *" SSE "* ]]; then
-		pass "$name: banner ($banner) = probe_extension"
+		pass "$tag$name: banner ($banner) = probe_extension"
 	else
-		fail "$name: banner ($banner) and probe_extension differ:$bad"
+		fail "$tag$name: banner ($banner) and probe_extension differ:$bad"
 	fi
 done <<'EOF'
 probe-rv64 rv64 4 -
@@ -155,6 +188,7 @@ EOF
 # the H extension says; without H the payload finds no hstatus and the
 # hfence calls must answer NOT_SUPPORTED.
 while read -r name cpu; do
+	rv64_only "$name" && continue
 	log="$logdir/$name.log"
 	run "$log" "$fw" hyp "$cpu"
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
@@ -166,6 +200,7 @@ EOF
 
 # The hfence encodings of every image (no QEMU run can tell them apart).
 for fw in "${images[@]}"; do
+	rv64_only "hfence encodings of $(basename "$fw")" && continue
 	"$(dirname "$0")/check-hfence.sh" "${fw%.bin}.elf" || failures=$((failures + 1))
 done
 # Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
@@ -181,6 +216,7 @@ done
 seed=${HOSTILE_SEED:-$(date +%s)}
 fw_max4=${HOSTILE_FW_MAX4:-}
 while read -r name smp machine image args; do
+	rv64_only "$name" && continue
 	[[ $image == max4 ]] && image=$fw_max4
 	if [[ -z $image || ! -f $image ]]; then
 		echo "SKIP: $name: no firmware image for it"
@@ -217,6 +253,7 @@ qemu[2]=virt qemu[4]=4
 # power-off, no UART; neither has a time CSR (the firmware emulates it).
 # With $BOARD_IMAGES=<build dir>, the board's own fw_jump (make
 # PLATFORM=<board>: its board.mk's FW_JUMP_ADDR) runs too.
+if ! rv64_only boards; then
 while read -r machine smp reset args; do
 	qemu[2]=$machine qemu[4]=$smp
 	[[ $args != - ]] || args=""
@@ -235,6 +272,7 @@ done <<'EOF'
 sifive_u 5 cold-reboot parked=0
 spike 4 shutdown -
 EOF
+fi
 qemu[2]=virt qemu[4]=4
 
 # Hart-index runs: the firmware keeps each hart's state at its hart index
@@ -271,8 +309,10 @@ harts_run() {
 		fail "$name: banner does not match /$banner/ (see $logdir/$name.log)"
 	fi
 }
+if ! rv64_only harts-index; then
 harts_run harts-reversed 4 "${images[0]}" reverse "Harts +: 4 \(boot hart 0, index 3,"
 harts_run harts-high 8 "$fw_max4" "disable-below 4" \
 	"Harts +: 4 \(boot hart [4-7], index [0-3], max 4\)"
+fi
 
 [[ $failures -eq 0 ]]

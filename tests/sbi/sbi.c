@@ -43,7 +43,9 @@ long sbi_probe(unsigned long eid)
 
 struct sbiret sbi_set_timer(uint64_t when)
 {
-	return sbi_call1(SBI_EXT_TIME, SBI_TIME_SET_TIMER, when);
+	/* stime_value: a0 on RV64; (a0, a1) = (lo, hi) on RV32 */
+	return sbi_call2(SBI_EXT_TIME, SBI_TIME_SET_TIMER, (unsigned long)when,
+			 sizeof(long) == 4 ? (unsigned long)(when >> 32) : 0);
 }
 
 struct sbiret sbi_send_ipi(unsigned long mask, unsigned long base)

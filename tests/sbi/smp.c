@@ -61,7 +61,7 @@ static struct sbiret do_suspend(struct hart *h)
 	sbi_set_timer(t0 + h->arg[3]);
 	r = sbi_hart_suspend(h->arg[0], h->arg[1], h->arg[2]);
 	h->ret_ticks = rdtime() - t0;
-	sbi_set_timer(-1UL);
+	sbi_set_timer(~0ULL);
 	csr_write(CSR_STVEC, trap_vector);
 	csr_write(CSR_SIE, SIE_SSIE);
 	local_irq_enable();
@@ -116,7 +116,7 @@ secondary_main(unsigned long hartid, unsigned long opaque)
 	h->entry_sstatus = csr_read(CSR_SSTATUS);
 	h->entry_mhartid_trap = try_read_mhartid();
 	csr_write(CSR_SIE, 0);
-	sbi_set_timer(-1UL);	/* a timer left armed by a suspend */
+	sbi_set_timer(~0ULL);	/* a timer left armed by a suspend */
 	/* A command still open here ended by coming back through the
 	 * entry point: a stop, or a non-retentive suspend. */
 	if (h->cmd_seq != h->done_seq) {

@@ -2,7 +2,7 @@
 #include "csr.h"
 #include "hart.h"
 
-#define FRAME_SIZE	(32 * 8)	/* slot 0 holds sepc, slot n holds xn */
+#define FRAME_SIZE	(32 * SZREG)	/* slot 0 holds sepc, slot n holds xn */
 
 /* sp = top of this hart's stack, tp = hartid, stvec = trap_vector.
  * Expects a0 = hartid, already checked to be below MAX_HARTS. */
@@ -24,13 +24,13 @@ _start:
 	la	t0, __bss_start
 	la	t1, __bss_end
 1:	bgeu	t0, t1, 2f
-	sd	zero, 0(t0)
-	addi	t0, t0, 8
+	REG_S	zero, 0(t0)
+	addi	t0, t0, SZREG
 	j	1b
 2:	li	t0, MAX_HARTS
 	bgeu	a0, t0, park
 	la	t0, boot_hartid
-	sd	a0, 0(t0)
+	REG_S	a0, 0(t0)
 	setup_hart
 	tail	boot_main
 
@@ -45,7 +45,7 @@ secondary_entry:
 	li	t0, MAX_HARTS
 	bgeu	a0, t0, park
 	la	t0, boot_hartid
-	ld	t0, 0(t0)
+	REG_L	t0, 0(t0)
 	beq	a0, t0, park
 	setup_hart
 	tail	secondary_main
@@ -70,77 +70,77 @@ park_vector:
 	.globl	trap_vector
 trap_vector:
 	addi	sp, sp, -FRAME_SIZE
-	sd	x1, 1*8(sp)
-	sd	x3, 3*8(sp)
-	sd	x4, 4*8(sp)
-	sd	x5, 5*8(sp)
-	sd	x6, 6*8(sp)
-	sd	x7, 7*8(sp)
-	sd	x8, 8*8(sp)
-	sd	x9, 9*8(sp)
-	sd	x10, 10*8(sp)
-	sd	x11, 11*8(sp)
-	sd	x12, 12*8(sp)
-	sd	x13, 13*8(sp)
-	sd	x14, 14*8(sp)
-	sd	x15, 15*8(sp)
-	sd	x16, 16*8(sp)
-	sd	x17, 17*8(sp)
-	sd	x18, 18*8(sp)
-	sd	x19, 19*8(sp)
-	sd	x20, 20*8(sp)
-	sd	x21, 21*8(sp)
-	sd	x22, 22*8(sp)
-	sd	x23, 23*8(sp)
-	sd	x24, 24*8(sp)
-	sd	x25, 25*8(sp)
-	sd	x26, 26*8(sp)
-	sd	x27, 27*8(sp)
-	sd	x28, 28*8(sp)
-	sd	x29, 29*8(sp)
-	sd	x30, 30*8(sp)
-	sd	x31, 31*8(sp)
+	REG_S	x1, 1*SZREG(sp)
+	REG_S	x3, 3*SZREG(sp)
+	REG_S	x4, 4*SZREG(sp)
+	REG_S	x5, 5*SZREG(sp)
+	REG_S	x6, 6*SZREG(sp)
+	REG_S	x7, 7*SZREG(sp)
+	REG_S	x8, 8*SZREG(sp)
+	REG_S	x9, 9*SZREG(sp)
+	REG_S	x10, 10*SZREG(sp)
+	REG_S	x11, 11*SZREG(sp)
+	REG_S	x12, 12*SZREG(sp)
+	REG_S	x13, 13*SZREG(sp)
+	REG_S	x14, 14*SZREG(sp)
+	REG_S	x15, 15*SZREG(sp)
+	REG_S	x16, 16*SZREG(sp)
+	REG_S	x17, 17*SZREG(sp)
+	REG_S	x18, 18*SZREG(sp)
+	REG_S	x19, 19*SZREG(sp)
+	REG_S	x20, 20*SZREG(sp)
+	REG_S	x21, 21*SZREG(sp)
+	REG_S	x22, 22*SZREG(sp)
+	REG_S	x23, 23*SZREG(sp)
+	REG_S	x24, 24*SZREG(sp)
+	REG_S	x25, 25*SZREG(sp)
+	REG_S	x26, 26*SZREG(sp)
+	REG_S	x27, 27*SZREG(sp)
+	REG_S	x28, 28*SZREG(sp)
+	REG_S	x29, 29*SZREG(sp)
+	REG_S	x30, 30*SZREG(sp)
+	REG_S	x31, 31*SZREG(sp)
 	addi	t0, sp, FRAME_SIZE
-	sd	t0, 2*8(sp)
+	REG_S	t0, 2*SZREG(sp)
 	csrr	t0, CSR_SEPC
-	sd	t0, 0(sp)
+	REG_S	t0, 0(sp)
 
 	mv	a0, sp
 	call	trap_handler
 
 	/* The handler may have moved sepc past a provoked fault. */
-	ld	t0, 0(sp)
+	REG_L	t0, 0(sp)
 	csrw	CSR_SEPC, t0
-	ld	x1, 1*8(sp)
-	ld	x3, 3*8(sp)
-	ld	x4, 4*8(sp)
-	ld	x5, 5*8(sp)
-	ld	x6, 6*8(sp)
-	ld	x7, 7*8(sp)
-	ld	x8, 8*8(sp)
-	ld	x9, 9*8(sp)
-	ld	x10, 10*8(sp)
-	ld	x11, 11*8(sp)
-	ld	x12, 12*8(sp)
-	ld	x13, 13*8(sp)
-	ld	x14, 14*8(sp)
-	ld	x15, 15*8(sp)
-	ld	x16, 16*8(sp)
-	ld	x17, 17*8(sp)
-	ld	x18, 18*8(sp)
-	ld	x19, 19*8(sp)
-	ld	x20, 20*8(sp)
-	ld	x21, 21*8(sp)
-	ld	x22, 22*8(sp)
-	ld	x23, 23*8(sp)
-	ld	x24, 24*8(sp)
-	ld	x25, 25*8(sp)
-	ld	x26, 26*8(sp)
-	ld	x27, 27*8(sp)
-	ld	x28, 28*8(sp)
-	ld	x29, 29*8(sp)
-	ld	x30, 30*8(sp)
-	ld	x31, 31*8(sp)
+	REG_L	x1, 1*SZREG(sp)
+	REG_L	x3, 3*SZREG(sp)
+	REG_L	x4, 4*SZREG(sp)
+	REG_L	x5, 5*SZREG(sp)
+	REG_L	x6, 6*SZREG(sp)
+	REG_L	x7, 7*SZREG(sp)
+	REG_L	x8, 8*SZREG(sp)
+	REG_L	x9, 9*SZREG(sp)
+	REG_L	x10, 10*SZREG(sp)
+	REG_L	x11, 11*SZREG(sp)
+	REG_L	x12, 12*SZREG(sp)
+	REG_L	x13, 13*SZREG(sp)
+	REG_L	x14, 14*SZREG(sp)
+	REG_L	x15, 15*SZREG(sp)
+	REG_L	x16, 16*SZREG(sp)
+	REG_L	x17, 17*SZREG(sp)
+	REG_L	x18, 18*SZREG(sp)
+	REG_L	x19, 19*SZREG(sp)
+	REG_L	x20, 20*SZREG(sp)
+	REG_L	x21, 21*SZREG(sp)
+	REG_L	x22, 22*SZREG(sp)
+	REG_L	x23, 23*SZREG(sp)
+	REG_L	x24, 24*SZREG(sp)
+	REG_L	x25, 25*SZREG(sp)
+	REG_L	x26, 26*SZREG(sp)
+	REG_L	x27, 27*SZREG(sp)
+	REG_L	x28, 28*SZREG(sp)
+	REG_L	x29, 29*SZREG(sp)
+	REG_L	x30, 30*SZREG(sp)
+	REG_L	x31, 31*SZREG(sp)
 	addi	sp, sp, FRAME_SIZE
 	sret
 

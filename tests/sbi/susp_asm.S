@@ -2,16 +2,16 @@
 #include "csr.h"
 
 /* struct susp_ctx in test_susp.c: keep in step */
-#define CTX_RA		0
-#define CTX_SP		8
-#define CTX_GP		16
-#define CTX_TP		24
-#define CTX_S(n)	(32 + 8 * (n))
-#define CTX_STVEC	128
-#define CTX_A0		136
-#define CTX_A1		144
-#define CTX_SATP	152
-#define CTX_SSTATUS	160
+#define CTX_RA		(0 * SZREG)
+#define CTX_SP		(1 * SZREG)
+#define CTX_GP		(2 * SZREG)
+#define CTX_TP		(3 * SZREG)
+#define CTX_S(n)	((4 + (n)) * SZREG)
+#define CTX_STVEC	(16 * SZREG)
+#define CTX_A0		(17 * SZREG)
+#define CTX_A1		(18 * SZREG)
+#define CTX_SATP	(19 * SZREG)
+#define CTX_SSTATUS	(20 * SZREG)
 
 /* long susp_call(unsigned long sleep_type, unsigned long resume_addr,
  *                unsigned long opaque)
@@ -23,15 +23,15 @@
 	.globl	susp_call
 susp_call:
 	la	t0, susp_ctx
-	sd	ra, CTX_RA(t0)
-	sd	sp, CTX_SP(t0)
-	sd	gp, CTX_GP(t0)
-	sd	tp, CTX_TP(t0)
+	REG_S	ra, CTX_RA(t0)
+	REG_S	sp, CTX_SP(t0)
+	REG_S	gp, CTX_GP(t0)
+	REG_S	tp, CTX_TP(t0)
 	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11
-	sd	s\n, CTX_S(\n)(t0)
+	REG_S	s\n, CTX_S(\n)(t0)
 	.endr
 	csrr	t1, CSR_STVEC
-	sd	t1, CTX_STVEC(t0)
+	REG_S	t1, CTX_STVEC(t0)
 	li	a7, 0x53555350		/* SUSP */
 	li	a6, 0			/* system_suspend */
 	ecall
@@ -43,20 +43,20 @@ susp_call:
 	.globl	susp_resume
 susp_resume:
 	la	t0, susp_ctx
-	sd	a0, CTX_A0(t0)
-	sd	a1, CTX_A1(t0)
+	REG_S	a0, CTX_A0(t0)
+	REG_S	a1, CTX_A1(t0)
 	csrr	t1, CSR_SATP
-	sd	t1, CTX_SATP(t0)
+	REG_S	t1, CTX_SATP(t0)
 	csrr	t1, CSR_SSTATUS
-	sd	t1, CTX_SSTATUS(t0)
-	ld	t1, CTX_STVEC(t0)
+	REG_S	t1, CTX_SSTATUS(t0)
+	REG_L	t1, CTX_STVEC(t0)
 	csrw	CSR_STVEC, t1
-	ld	ra, CTX_RA(t0)
-	ld	sp, CTX_SP(t0)
-	ld	gp, CTX_GP(t0)
-	ld	tp, CTX_TP(t0)
+	REG_L	ra, CTX_RA(t0)
+	REG_L	sp, CTX_SP(t0)
+	REG_L	gp, CTX_GP(t0)
+	REG_L	tp, CTX_TP(t0)
 	.irp	n, 0,1,2,3,4,5,6,7,8,9,10,11
-	ld	s\n, CTX_S(\n)(t0)
+	REG_L	s\n, CTX_S(\n)(t0)
 	.endr
 	li	a0, 1
 	ret

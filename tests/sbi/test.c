@@ -145,7 +145,7 @@ unsigned long try_load(unsigned long addr, unsigned long *val)
 	h->trap_cause = 0;
 	h->trap_armed = true;
 	mb();
-	__asm__ __volatile__("ld %0, 0(%1)" : "+r"(v) : "r"(addr) : "memory");
+	__asm__ __volatile__(XSTR(REG_L) " %0, 0(%1)" : "+r"(v) : "r"(addr) : "memory");
 	mb();
 	h->trap_armed = false;
 	*val = v;

@@ -25,11 +25,11 @@ static void check_valid(void)
 	 * that this line reads "... low 8 bits: OK" in the log. */
 	printf("INFO: dbcn: console_write_byte uses the low 8 bits: ");
 	r = sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE,
-		      0x6463626100000000UL | 'O');
-	sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, 1UL << 63 | 0x100 | 'K');
+		      HI32(0x64636261) | 0x6100 | 'O');
+	sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, HI32(0x80000000) | 0x100 | 'K');
 	sbi_call1(SBI_EXT_DBCN, SBI_DBCN_WRITE_BYTE, 0xff00 | '\n');
 	expect_val(r, 0, "dbcn",
-		   "console_write_byte(6463626100000000 | 'O') returns 0");
+		   "console_write_byte(upper bits set | 'O') returns 0");
 	expect_val(dbcn(SBI_DBCN_READ, 0, (unsigned long)inbuf, 0), 0, "dbcn",
 		   "console_read of 0 bytes returns 0");
 	/* run.sh feeds QEMU no input. */
@@ -46,7 +46,7 @@ static void check_invalid(void)
 		const char *what;
 	} bad[] = {
 		{ 16, FW_BASE, 0, "in the firmware (0x80000000)" },
-		{ 0x2000, 0xfffffffffffff000UL, 0, "wrapping the address space" },
+		{ 0x2000, -0x1000UL, 0, "wrapping the address space" },
 		{ 16, (unsigned long)msg, 1, "with base_addr_hi = 1" },
 		{ 16, 0x0, 0, "at 0x0 (outside RAM)" },
 		{ 16, 0x1000, 0, "at 0x1000 (outside RAM)" },

@@ -8,9 +8,9 @@
 #include "hart.h"
 #include "test.h"
 
-#define TYPE_SHIFT	60
+#define TYPE_SHIFT	(__riscv_xlen - 4)
 #define T1_TYPE(t)	((unsigned long)(t) << TYPE_SHIFT)
-#define T1_DMODE	(1UL << 59)
+#define T1_DMODE	(1UL << (__riscv_xlen - 5))
 #define T1_LOAD		(1UL << 0)
 #define T1_STORE	(1UL << 1)
 #define T1_EXEC		(1UL << 2)
@@ -106,7 +106,7 @@ static struct hit do_store(volatile unsigned long *p)
 	unsigned long insn;
 
 	arm();
-	__asm__ __volatile__("lla %0, 1f\n1: sd zero, 0(%1)"
+	__asm__ __volatile__("lla %0, 1f\n1: " XSTR(REG_S) " zero, 0(%1)"
 			     : "=&r"(insn) : "r"(p) : "memory");
 	return disarm(insn);
 }
@@ -116,7 +116,7 @@ static struct hit do_load(volatile unsigned long *p)
 	unsigned long insn, v;
 
 	arm();
-	__asm__ __volatile__("lla %0, 1f\n1: ld %1, 0(%2)"
+	__asm__ __volatile__("lla %0, 1f\n1: " XSTR(REG_L) " %1, 0(%2)"
 			     : "=&r"(insn), "=&r"(v) : "r"(p) : "memory");
 	return disarm(insn);
 }
@@ -200,7 +200,7 @@ static void check_shmem(void)
 		{ FW_BASE, 0, "in the firmware (0x80000000)" },
 		{ FW_BASE + 0x1000, 0, "inside the firmware (0x80001000)" },
 		{ 0x1000, 0, "outside RAM (0x1000)" },
-		{ 0xfffffffffffffff8UL, 0, "wrapping the address space" },
+		{ -8UL, 0, "wrapping the address space" },
 		{ (unsigned long)shmem, 1, "with shmem_phys_hi = 1" },
 	};
 	unsigned int i;
@@ -215,12 +215,13 @@ static void check_shmem(void)
 		   "update_triggers without shared memory: NO_SHMEM");
 	expect_err(dbtr(SBI_DBTR_SET_SHMEM, (unsigned long)shmem, 0, 1),
 		   SBI_ERR_INVALID_PARAM, "dbtr", "set_shmem with flags 1: INVALID_PARAM");
-	expect_err(dbtr(SBI_DBTR_SET_SHMEM, -1UL, -1UL, 1UL << 63),
+	expect_err(dbtr(SBI_DBTR_SET_SHMEM, -1UL, -1UL, TOP_BIT),
 		   SBI_ERR_INVALID_PARAM, "dbtr",
-		   "set_shmem(-1, -1) with flags bit 63: INVALID_PARAM");
-	expect_err(dbtr(SBI_DBTR_SET_SHMEM, (unsigned long)shmem + 4, 0, 0),
+		   "set_shmem(-1, -1) with flags bit XLEN-1: INVALID_PARAM");
+	expect_err(dbtr(SBI_DBTR_SET_SHMEM, (unsigned long)shmem + SZREG / 2, 0, 0),
 		   SBI_ERR_INVALID_PARAM, "dbtr",
-		   "set_shmem not 8-byte aligned (+4): INVALID_PARAM");
+		   sfmt("set_shmem not XLEN/8-byte aligned (+%d): INVALID_PARAM",
+			SZREG / 2));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		expect_err(dbtr(SBI_DBTR_SET_SHMEM, bad[i].lo, bad[i].hi, 0),
 			   SBI_ERR_INVALID_ADDRESS, "dbtr",
@@ -430,8 +431,8 @@ static void check_mask_rows(unsigned long type)
 			   sfmt("%s_triggers(trig_max, 1): INVALID_PARAM", n));
 		expect_err(dbtr(fids[f].fid, -1UL, 1, 0), SBI_ERR_INVALID_PARAM, "dbtr",
 			   sfmt("%s_triggers(~0, 1): INVALID_PARAM", n));
-		expect_err(dbtr(fids[f].fid, 1, 1UL << 63, 0), SBI_ERR_INVALID_PARAM, "dbtr",
-			   sfmt("%s_triggers(1, 1 << 63) (base + bit wraps): INVALID_PARAM", n));
+		expect_err(dbtr(fids[f].fid, 1, TOP_BIT, 0), SBI_ERR_INVALID_PARAM, "dbtr",
+			   sfmt("%s_triggers(1, 1 << (XLEN-1)) (base + bit wraps): INVALID_PARAM", n));
 		expect_err(dbtr(fids[f].fid, 5, 0, 0), SBI_SUCCESS, "dbtr",
 			   sfmt("%s_triggers with an empty mask: SUCCESS", n));
 	}

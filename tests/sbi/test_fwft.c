@@ -22,7 +22,7 @@ unsigned long pmu_fw_counter_mask(void)
 {
 	unsigned long num = pmu_num_counters().value, mask = 0;
 
-	for (unsigned long i = 0; i < num && i < 64; i++) {
+	for (unsigned long i = 0; i < num && i < __riscv_xlen; i++) {
 		struct sbiret r = pmu_get_info(i);
 
 		if (!r.error && (r.value & CTR_INFO_FW))
@@ -157,8 +157,8 @@ static void check_reserved(void)
 	 * the low 32 bits (reserved 6, platform 0x40000000) decide */
 	static const unsigned long ids[] = {
 		0x6, 0x3fffffff, 0x40000000, 0x7fffffff, 0x80000000,
-		0xbfffffff, 0xc0000000, 0xffffffff, 0xffffffff00000006UL,
-		(1UL << 32) | 0x40000000,
+		0xbfffffff, 0xc0000000, 0xffffffff, HI32(0xffffffff) | 6,
+		HI32(1) | 0x40000000,
 	};
 
 	for (unsigned int i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -205,9 +205,9 @@ static void check_isa_features(void)
 			      sfmt("get(%lu) (hart has no %s) returns NOT_SUPPORTED, "
 				   "value 0", f, isa_names[f]), ret_str(r));
 		}
-		expect_err(fwft_get(1UL << 63 | f), SBI_ERR_NOT_SUPPORTED,
+		expect_err(fwft_get(HI32(0x80000000) | f), SBI_ERR_NOT_SUPPORTED,
 			   "fwft", sfmt("get(%lx) (upper bits, feature %lu) "
-					"returns NOT_SUPPORTED", 1UL << 63 | f, f));
+					"returns NOT_SUPPORTED", HI32(0x80000000) | f, f));
 		expect_set(boot_hartid, f, 0, 0, SBI_ERR_NOT_SUPPORTED,
 			   sfmt("(no %s)", isa_names[f]));
 		expect_set(boot_hartid, f, 1, FWFT_FLAG_LOCK,
@@ -219,9 +219,9 @@ static void check_misaligned_boot(void)
 {
 	const unsigned long f = FWFT_MISALIGNED_EXC_DELEG;
 	static const unsigned long bad_values[] = {
-		2, 0xffffffff, 1UL << 32, ~0UL,
+		2, 0xffffffff, HI32(1) | 2, ~0UL,
 	};
-	static const unsigned long bad_flags[] = { 2, 1UL << 32, ~0UL };
+	static const unsigned long bad_flags[] = { 2, HI32(1) | 2, ~0UL };
 	unsigned int i;
 
 	expect_get(boot_hartid, f, 0, "(reset value)");
@@ -240,8 +240,8 @@ static void check_misaligned_boot(void)
 	expect_set(boot_hartid, f, 1, 0, 0, "(same value again)");
 
 	/* feature is a uint32_t: the upper half of the register is ignored */
-	expect_set(boot_hartid, 1UL << 32 | f, 0, 0, 0, "(upper bits)");
-	expect_get(boot_hartid, 0xffffffff00000000UL | f, 0, "(upper bits)");
+	expect_set(boot_hartid, HI32(1) | f, 0, 0, 0, "(upper bits)");
+	expect_get(boot_hartid, HI32(0xffffffff) | f, 0, "(upper bits)");
 	check_path(boot_hartid, false, "after set 0");
 }
 
@@ -256,7 +256,7 @@ static void check_lock_on(unsigned long id)
 		   "(locked)");
 	expect_set(id, f, 1, 0, SBI_ERR_DENIED_LOCKED,
 		   "(locked, same value)");
-	expect_set(id, 1UL << 32 | f, 0, 0, SBI_ERR_DENIED_LOCKED,
+	expect_set(id, HI32(1) | f, 0, 0, SBI_ERR_DENIED_LOCKED,
 		   "(locked, upper bits)");
 	expect_get(id, f, 1, "(locked)");
 	check_path(id, true, "locked at 1");

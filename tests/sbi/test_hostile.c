@@ -155,7 +155,7 @@ static unsigned long quiet_begin(void)
 static void quiet_end(unsigned long sie)
 {
 	csr_write(CSR_STVEC, trap_vector);
-	sbi_set_timer(-1UL);
+	sbi_set_timer(~0ULL);
 	csr_clear(CSR_SIP, SIP_SSIP);
 	mb();
 	ipi_collect(this_hart());
@@ -562,7 +562,7 @@ static struct sbiret exact_count(unsigned long n, unsigned long a1,
 		return r;
 	ctr = r.value;
 	for (i = 0; i < n; i++)
-		sbi_set_timer(-1UL);
+		sbi_set_timer(~0ULL);
 	sbi_ecall(SBI_EXT_PMU, PMU_COUNTER_STOP, ctr, 1, 0, 0, 0, 0);
 	r = sbi_ecall(SBI_EXT_PMU, PMU_COUNTER_FW_READ, ctr, 0, 0, 0, 0, 0);
 	sbi_ecall(SBI_EXT_PMU, PMU_COUNTER_STOP, ctr, 1, STOP_RESET, 0, 0, 0);

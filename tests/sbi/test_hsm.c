@@ -313,11 +313,11 @@ static void check_bad_types(unsigned long id)
 	/* the last of each: upper register bits set, low 32 bits decide */
 	static const unsigned long reserved[] = {
 		0x00000001, 0x80000001, 0x0fffffff, 0x8fffffff,
-		0xffffffff00000001UL,
+		HI32(0xffffffff) | 1,
 	};
 	static const unsigned long platform[] = {
 		0x10000000, 0x90000000, 0x7fffffff, 0xffffffff,
-		0x100000000UL | 0x90000000,
+		HI32(1) | 0x90000000,
 	};
 	unsigned int i;
 	struct sbiret r;
@@ -356,13 +356,13 @@ void test_hsm_suspend(void)
 	}
 	check_retentive(id, SBI_HSM_SUSPEND_RET_DEFAULT);
 	if (!harts[id].lost)
-		check_retentive(id, 1UL << 63 | SBI_HSM_SUSPEND_RET_DEFAULT);
+		check_retentive(id, HI32(0x80000000) | SBI_HSM_SUSPEND_RET_DEFAULT);
 	if (!harts[id].lost)
-		check_retentive(id, 1UL << 32 | SBI_HSM_SUSPEND_RET_DEFAULT);
+		check_retentive(id, HI32(1) | SBI_HSM_SUSPEND_RET_DEFAULT);
 	if (!harts[id].lost)
 		check_non_retentive(id, SBI_HSM_SUSPEND_NON_RET_DEFAULT);
 	if (!harts[id].lost)
-		check_non_retentive(id, 1UL << 63 |
+		check_non_retentive(id, HI32(0x80000000) |
 				    SBI_HSM_SUSPEND_NON_RET_DEFAULT);
 	if (!harts[id].lost)
 		check_bad_types(id);

@@ -5,7 +5,9 @@
 
 static struct sbiret legacy_set_timer(uint64_t when)
 {
-	struct sbiret r = { sbi_legacy(SBI_LEGACY_SET_TIMER, when, 0, 0, 0), 0 };
+	struct sbiret r = { sbi_legacy(SBI_LEGACY_SET_TIMER, (unsigned long)when,
+				       sizeof(long) == 4 ? (unsigned long)(when >> 32) : 0,
+				       0, 0), 0 };
 
 	return r;
 }
@@ -27,9 +29,9 @@ static void check_console(void)
 	/* ch is an int, printed as a byte: the bits above the low 8 are
 	 * ignored. run.sh checks this line reads "... low 8 bits: OK". */
 	printf("INFO: legacy: console_putchar uses the low 8 bits: ");
-	sbi_legacy(SBI_LEGACY_CONSOLE_PUTCHAR, 0xffffffff00000000UL | 'O', 0, 0, 0);
+	sbi_legacy(SBI_LEGACY_CONSOLE_PUTCHAR, HI32(0xffffffff) | 0x4f00 | 'O', 0, 0, 0);
 	sbi_legacy(SBI_LEGACY_CONSOLE_PUTCHAR, 0x4100 | 'K', 0, 0, 0);
-	sbi_legacy(SBI_LEGACY_CONSOLE_PUTCHAR, 1UL << 40 | '\n', 0, 0, 0);
+	sbi_legacy(SBI_LEGACY_CONSOLE_PUTCHAR, HI32(1UL << 8) | 0x10000 | '\n', 0, 0, 0);
 	/* run.sh feeds QEMU no input. */
 	check(sbi_legacy(SBI_LEGACY_CONSOLE_GETCHAR, 0, 0, 0, 0) == -1,
 	      "legacy", "console_getchar returns -1 without input", "got input");

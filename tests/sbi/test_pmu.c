@@ -25,15 +25,19 @@ struct sbiret pmu_config(unsigned long base, unsigned long mask,
 			 unsigned long flags, unsigned long event,
 			 uint64_t data)
 {
+	/* event_data: a4 on RV64; (a4, a5) = (lo, hi) on RV32 */
 	return sbi_ecall(SBI_EXT_PMU, PMU_COUNTER_CONFIG_MATCHING, base, mask,
-			 flags, event, data, 0);
+			 flags, event, (unsigned long)data,
+			 sizeof(long) == 4 ? (unsigned long)(data >> 32) : 0);
 }
 
 struct sbiret pmu_start(unsigned long base, unsigned long mask,
 			unsigned long flags, uint64_t value)
 {
+	/* initial_value: a3 on RV64; (a3, a4) = (lo, hi) on RV32 */
 	return sbi_ecall(SBI_EXT_PMU, PMU_COUNTER_START, base, mask, flags,
-			 value, 0, 0);
+			 (unsigned long)value,
+			 sizeof(long) == 4 ? (unsigned long)(value >> 32) : 0, 0);
 }
 
 struct sbiret pmu_stop(unsigned long base, unsigned long mask,
@@ -127,6 +131,25 @@ bool pmu_read_hw(unsigned long idx, unsigned long *val)
 	return h->trap_cause == 0;
 }
 
+uint64_t pmu_read_hw64(unsigned long idx)
+{
+#if __riscv_xlen == 32
+	unsigned long csr = CTR_INFO_CSR(pmu.info[idx]) - 0xc00;
+	unsigned long hi, lo;
+
+	do {
+		hi = pmu_csr_read_hi(csr);
+		if (!pmu_read_hw(idx, &lo))
+			return ~0ULL;
+	} while (hi != pmu_csr_read_hi(csr));
+	return (uint64_t)hi << 32 | lo;
+#else
+	unsigned long v;
+
+	return pmu_read_hw(idx, &v) ? v : ~0ULL;
+#endif
+}
+
 /* ---- discovery --------------------------------------------------------- */
 
 /* Appends " <i>" to a list of offenders. */
@@ -165,10 +188,10 @@ static uint32_t check_infos(void)
 			note(resv, sizeof(resv), i);
 		pmu.info[i] = v;
 		if (v & CTR_INFO_FW) {
-			pmu.fw |= 1UL << i;
+			pmu.fw |= 1ULL << i;
 			continue;
 		}
-		pmu.hw |= 1UL << i;
+		pmu.hw |= 1ULL << i;
 		if (CTR_INFO_CSR(v) == 0xc00 + i && i < 32)
 			csrs |= 1U << i;
 		else
@@ -260,7 +283,8 @@ void test_pmu_discovery(void)
 			"INVALID_PARAM", pmu.num));
 	expect_err(pmu_get_info(-1UL), SBI_ERR_INVALID_PARAM, "pmu",
 		   "counter_get_info(ULONG_MAX) returns INVALID_PARAM");
-	expect_err(pmu_get_info(1UL << 32), SBI_ERR_INVALID_PARAM, "pmu",
+	expect_err(pmu_get_info(HI32(1) | (sizeof(long) == 4 ? 0x80000000UL : 0)),
+		   SBI_ERR_INVALID_PARAM, "pmu",
 		   "counter_get_info(1 << 32) returns INVALID_PARAM (no "
 		   "truncation to counter 0)");
 	check_readable();
@@ -285,23 +309,24 @@ static unsigned int bad_sets(struct bad_set *s)
 						"(wraps to 0)" };
 	s[n++] = (struct bad_set){ 64, 1, "base = 64" };
 	snprintf(names[0], sizeof(names[0]), "base = 1 << 32 | %lu", f);
-	s[n++] = (struct bad_set){ 1UL << 32 | f, 1, names[0] };
-	s[n++] = (struct bad_set){ 0, 1UL << 63, "mask bit 63" };
+	s[n++] = (struct bad_set){ HI32(1) | (sizeof(long) == 4 ? 0x80000000UL : 0) | f,
+				   1, names[0] };
+	s[n++] = (struct bad_set){ 0, TOP_BIT, "mask bit XLEN-1" };
 	s[n++] = (struct bad_set){ 0, -1UL, "mask all ones" };
 	snprintf(names[1], sizeof(names[1]), "base %lu, mask 3 (one past the "
 		 "last)", pmu.num - 1);
 	s[n++] = (struct bad_set){ pmu.num - 1, 3, names[1] };
-	if (pmu.num < 64) {
+	if (pmu.num < __riscv_xlen) {
 		snprintf(names[2], sizeof(names[2]), "mask bit %lu = "
 			 "num_counters", pmu.num);
 		s[n++] = (struct bad_set){ 0, 1UL << pmu.num | 1UL << f,
 					   names[2] };
 	}
-	/* A bit that base + bit puts at 64: lost by a 64-bit shift. */
-	if (f > 0 && f < 64) {
+	/* A bit that base + bit puts at XLEN: lost by an XLEN-bit shift. */
+	if (f > 0 && f < __riscv_xlen) {
 		snprintf(names[3], sizeof(names[3]), "base %lu, mask bit %lu "
-			 "(counter 64)", f, 64 - f);
-		s[n++] = (struct bad_set){ f, 1 | 1UL << (64 - f), names[3] };
+			 "(counter %u)", f, __riscv_xlen - f, __riscv_xlen);
+		s[n++] = (struct bad_set){ f, 1 | 1UL << (__riscv_xlen - f), names[3] };
 	}
 	if (!(pmu.hw & 2) && (pmu.hw & 5) == 5)
 		s[n++] = (struct bad_set){ 0, 7, "counters 0..2, 1 a hole" };
@@ -357,8 +382,8 @@ void test_pmu_args(void)
 	/* Reserved flag bits, on an otherwise good request that must then
 	 * have no effect. */
 	if (pmu.fw) {
-		static const unsigned long cfg_bad[] = { 1UL << 8, 1UL << 63 };
-		static const unsigned long ss_bad[] = { 1UL << 2, 1UL << 63 };
+		static const unsigned long cfg_bad[] = { 1UL << 8, TOP_BIT };
+		static const unsigned long ss_bad[] = { 1UL << 2, TOP_BIT };
 
 		for (i = 0; i < 2; i++)
 			expect_err(pmu_config(f, 1, cfg_bad[i] | CFG_SKIP_MATCH,
@@ -400,7 +425,8 @@ void test_pmu_args(void)
 			{ pmu.num, "num_counters" },
 			{ -1UL, "ULONG_MAX" },
 			{ pmu.hw & 1 ? 0 : pmu.num, "0 (cycle, hardware)" },
-			{ 1UL << 32 | f, "1 << 32 | first firmware counter" },
+			{ HI32(1) | (sizeof(long) == 4 ? 0x80000000UL : 0) | f,
+			  "1 << 32 (RV32: 1 << 31) | first firmware counter" },
 		};
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -428,7 +454,7 @@ void test_pmu_args(void)
 static void set_timers(unsigned int k)
 {
 	while (k--)
-		sbi_set_timer(-1UL);
+		sbi_set_timer(~0ULL);
 }
 
 /* config_matching over all firmware counters; -1 if it failed. */
@@ -484,7 +510,7 @@ static void lifecycle_basic(void)
 	check_fw_value(f, 5, "(a stopped counter does not count)");
 	if (pmu.spec >= SPEC(2, 0))
 		expect_val(pmu_fw_read_hi(f), 0, "pmu",
-			   "counter_fw_read_hi = 0 on RV64");
+			   "counter_fw_read_hi of a small count = 0");
 	else
 		expect_err(pmu_fw_read_hi(f), SBI_ERR_NOT_SUPPORTED, "pmu",
 			   "counter_fw_read_hi (SBI 2.0) returns NOT_SUPPORTED "
@@ -498,6 +524,19 @@ static void lifecycle_basic(void)
 	set_timers(2);
 	pmu_stop(f, 1, 0);
 	check_fw_value(f, 1002, "(SET_INIT_VALUE 1000, then 2 calls)");
+	/* Across 2^32: the initial value is a register pair on RV32, and
+	 * fw_read gives bits XLEN-1:0 of 0x1_00000001, fw_read_hi the rest. */
+	if (pmu.spec >= SPEC(2, 0)) {
+		pmu_start(f, 1, START_SET_INIT_VALUE, 0xffffffffULL);
+		set_timers(2);
+		pmu_stop(f, 1, 0);
+		expect_val(pmu_fw_read(f), (unsigned long)0x100000001ULL, "pmu",
+			   "SET_INIT_VALUE 2^32 - 1, then 2 calls: counter_fw_read "
+			   "= the low XLEN bits of 0x100000001");
+		expect_val(pmu_fw_read_hi(f), sizeof(long) == 4 ? 1 : 0, "pmu",
+			   "... and counter_fw_read_hi = bits 63:32 on RV32, 0 "
+			   "on RV64");
+	}
 
 	/* Configured but unstarted counters are in use: Linux takes the
 	 * index it gets as its own. */
@@ -569,7 +608,7 @@ static void lifecycle_atomic(void)
 	pmu_stop(a, 1, 0);
 
 	/* With an invalid counter in the set. */
-	if (pmu.num - lo < 64) {
+	if (pmu.num - lo < __riscv_xlen) {
 		m = 1UL << (a - lo) | 1UL << (pmu.num - lo);
 		expect_err(pmu_start(lo, m, 0, 0), SBI_ERR_INVALID_PARAM,
 			   "pmu", sfmt("counter_start(base %lu, mask %lx: a and "
@@ -631,10 +670,10 @@ static void lifecycle_hw(void)
 		 * later reads of a stopped cycle/instret counter with the
 		 * last value written to it. */
 		pmu_read_hw(c, &v2);
-		check(v1 >= 20000 && v1 < (1UL << 40), "pmu",
+		check(v1 >= 20000 && v1 < HI32(1UL << 8) - 1, "pmu",
 		      sfmt("%s counter counts a 20000-iteration loop from 0",
 			   evs[e].name), sfmt("read %lu", v1));
-		check(v2 >= v1 && v2 < (1UL << 40), "pmu",
+		check(v2 >= v1 && v2 < HI32(1UL << 8) - 1, "pmu",
 		      sfmt("%s counter read after counter_stop has the count",
 			   evs[e].name),
 		      sfmt("running %lu, stopped %lu", v1, v2));

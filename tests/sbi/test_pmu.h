@@ -24,7 +24,7 @@
 #define CTR_INFO_CSR(v)		((v) & 0xfffUL)
 #define CTR_INFO_WIDTH(v)	(((v) >> 12) & 0x3fUL)
 #define CTR_INFO_RESERVED	(~0UL >> 1 & ~0x3ffffUL)	/* [62:18] */
-#define CTR_INFO_FW		(1UL << 63)
+#define CTR_INFO_FW		TOP_BIT		/* bit XLEN-1 */
 
 /* config_matching flags */
 #define CFG_SKIP_MATCH		(1UL << 0)
@@ -134,6 +134,11 @@ struct sbiret pmu_tlb_touch_stop(unsigned long base, unsigned long pages,
 
 /* Reads hardware counter idx's CSR from S-mode; false if it traps. */
 bool pmu_read_hw(unsigned long idx, unsigned long *val);
+/* All 64 bits of it (RV32: with its ...h CSR); ~0 if it traps. */
+uint64_t pmu_read_hw64(unsigned long idx);
+#if __riscv_xlen == 32
+unsigned long pmu_csr_read_hi(unsigned long n);
+#endif
 
 /* The payload's Sv39 identity map of the low 4 GiB (boot hart). */
 void pmu_paging_on(void);

@@ -88,7 +88,7 @@ static unsigned long remote_hart(void)
 static void act_set_timer(unsigned long remote)
 {
 	(void)remote;
-	sbi_set_timer(-1UL);
+	sbi_set_timer(~0ULL);
 }
 
 static void act_ipi(unsigned long remote)
@@ -309,7 +309,8 @@ static void check_refused(void)
 	} evs[] = {
 		{ EV(0, 0), "0 (SBI_PMU_HW_NO_EVENT)" },
 		{ EV_HW_CYCLES | 1UL << 20, "cycles with bit 20 set" },
-		{ EV_HW_CYCLES | 1UL << 32, "cycles with bit 32 set" },
+		{ EV_HW_CYCLES | HI32(1) | (sizeof(long) == 4 ? 1UL << 31 : 0),
+		  "cycles with bit 32 (RV32: 31) set" },
 		{ EV(4, 1), "type 4 (reserved)" },
 		{ EV(14, 5), "type 14 (reserved)" },
 		{ EV_CACHE(3, 3, 1), "dTLB with reserved op 3" },

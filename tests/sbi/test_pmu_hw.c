@@ -8,27 +8,38 @@
 #define PAGE		4096UL
 #define TOUCH_PAGES	64
 
-static uint64_t pt_root[512] __attribute__((aligned(PAGE)));
+static unsigned long pt_root[PAGE / sizeof(long)] __attribute__((aligned(PAGE)));
 static uint8_t touch_buf[TOUCH_PAGES * PAGE] __attribute__((aligned(PAGE)));
 
-/* Sv39, 1 GiB leaves mapping VA = PA for the low 4 GiB, RWX, A and D
- * set (QEMU need not write them back), global. */
+/* Sv39 (RV32: Sv32), 1 GiB (RV32: 4 MiB) leaves mapping VA = PA for the
+ * low 4 GiB, RWX, A and D set (QEMU need not write them back), global. */
 #define PTE_V		(1UL << 0)
 #define PTE_RWX		(7UL << 1)
 #define PTE_G		(1UL << 5)
 #define PTE_A		(1UL << 6)
 #define PTE_D		(1UL << 7)
-#define SATP_SV39	(8UL << 60)
+#if __riscv_xlen == 32
+#define SATP_MODE	(1UL << 31)	/* Sv32 */
+#define LEAF_SHIFT	22		/* 4 MiB megapages */
+#define SATP_MODE_SHIFT	31
+#define SATP_MODE_PAGED	1
+#else
+#define SATP_MODE	(8UL << 60)	/* Sv39 */
+#define LEAF_SHIFT	30		/* 1 GiB gigapages */
+#define SATP_MODE_SHIFT	60
+#define SATP_MODE_PAGED	8
+#endif
+#define LEAVES		(1UL << (32 - LEAF_SHIFT))	/* the low 4 GiB */
 
 void pmu_paging_on(void)
 {
 	unsigned long i;
 
-	for (i = 0; i < 4; i++)
-		pt_root[i] = (i << 30) >> 12 << 10 | PTE_V | PTE_RWX | PTE_G |
-			     PTE_A | PTE_D;
+	for (i = 0; i < LEAVES; i++)
+		pt_root[i] = (unsigned long)((uint64_t)i << LEAF_SHIFT >> 12 << 10) |
+			     PTE_V | PTE_RWX | PTE_G | PTE_A | PTE_D;
 	mb();
-	csr_write(CSR_SATP, SATP_SV39 | (unsigned long)pt_root >> 12);
+	csr_write(CSR_SATP, SATP_MODE | (unsigned long)pt_root >> 12);
 	__asm__ __volatile__("sfence.vma" : : : "memory");
 }
 
@@ -128,8 +139,9 @@ void test_pmu_tlb(void)
 	info("pmu", "without translation (satp = 0) 8 fresh pages count %lu",
 	     bare);
 	pmu_paging_on();
-	check(csr_read(CSR_SATP) >> 60 == 8, "pmu", "the payload runs under "
-	      "its Sv39 identity map for the TLB checks",
+	check(csr_read(CSR_SATP) >> SATP_MODE_SHIFT == SATP_MODE_PAGED, "pmu",
+	      "the payload runs under its Sv39 (RV32: Sv32) identity map for "
+	      "the TLB checks",
 	      sfmt("satp=%lx", csr_read(CSR_SATP)));
 	tlb_exact(c, false, "dTLB read-miss");
 	pmu_stop(c, 1, 0);
@@ -155,26 +167,33 @@ void test_pmu_tlb(void)
 	first = c;
 	c = hw_config(prog, minh, EV_DTLB_READ_MISS, "dTLB read, MINH");
 	if (c != -1UL) {
-		const unsigned long init = 0x123456789UL;
+		/* above 2^32: on RV32 the value travels in (a3, a4) and the
+		 * counter is read back through its ...h CSR */
+		const uint64_t init = 0x123456789ULL;
+		uint64_t v64;
 
 		r = pmu_start(c, 1, START_SET_INIT_VALUE, init);
 		expect_err(r, 0, "pmu", sfmt("counter_start(%lu, SET_INIT_VALUE "
-					     "%lx) returns 0", c, init));
+					     "%llx) returns 0", c, (unsigned long long)init));
 		r = pmu_tlb_touch_stop(buf(), 16, 0, c);
-		v = hw_value(c);
+		v64 = pmu_read_hw64(c);
 		if (minh)
-			check(!r.error && v == init + 16, "pmu",
-			      sfmt("dTLB counter %lu (MINH): SET_INIT_VALUE %lx, "
-				   "16 pages, counter_stop: reads %lx", c, init,
-				   init + 16),
-			      sfmt("%s, read %lx", ret_str(r), v));
+			check(!r.error && v64 == init + 16, "pmu",
+			      sfmt("dTLB counter %lu (MINH): SET_INIT_VALUE %llx, "
+				   "16 pages, counter_stop: reads %llx", c,
+				   (unsigned long long)init,
+				   (unsigned long long)init + 16),
+			      sfmt("%s, read %llx", ret_str(r),
+				   (unsigned long long)v64));
 		else
-			check(!r.error && v >= init + 16 && v < init + 4096,
-			      "pmu", sfmt("dTLB counter %lu: SET_INIT_VALUE %lx, "
+			check(!r.error && v64 >= init + 16 && v64 < init + 4096,
+			      "pmu", sfmt("dTLB counter %lu: SET_INIT_VALUE %llx, "
 					  "16 pages, counter_stop: reads "
-					  "%lx + what M-mode missed", c, init,
-					  init + 16),
-			      sfmt("%s, read %lx", ret_str(r), v));
+					  "%llx + what M-mode missed", c,
+					  (unsigned long long)init,
+					  (unsigned long long)init + 16),
+			      sfmt("%s, read %llx", ret_str(r),
+				   (unsigned long long)v64));
 		pmu_release(c);
 		first = c;
 	}
@@ -328,7 +347,7 @@ static void overflow_once(unsigned long c, unsigned int round)
 	bool pending, taken;
 
 	csr_clear(CSR_SIP, SIP_LCOFIP);
-	r = pmu_start(c, 1, START_SET_INIT_VALUE, -8UL);
+	r = pmu_start(c, 1, START_SET_INIT_VALUE, -8ULL);
 	ovf0 = scountovf();
 	/* Nothing between: printing would touch fresh pages. */
 	n = pmu_tlb_probe(buf(), 16, 0, c);
@@ -404,7 +423,7 @@ static void overflow_instret(void)
 		return;
 	h->lcofi_scountovf = 0;
 	csr_clear(CSR_SIP, SIP_LCOFIP);
-	pmu_start(c, 1, START_SET_INIT_VALUE, -200000UL);
+	pmu_start(c, 1, START_SET_INIT_VALUE, -200000ULL);
 	local_irq_enable();
 	taken = WAIT_UNTIL((spin++, h->lcofi_irqs != before), 3000);
 	local_irq_disable();
@@ -435,7 +454,7 @@ static void no_overflow_irq(void)
 	if (c == -1UL)
 		return;
 	pmu_paging_on();
-	pmu_start(c, 1, START_SET_INIT_VALUE, -8UL);
+	pmu_start(c, 1, START_SET_INIT_VALUE, -8ULL);
 	n = pmu_tlb_probe(buf(), 16, 0, c);
 	local_irq_enable();
 	taken = WAIT_UNTIL(h->lcofi_irqs != before, 10);

@@ -70,7 +70,7 @@ static bool snap_untouched_except(unsigned long slot_a, unsigned long slot_b)
 static void set_timers(unsigned int k)
 {
 	while (k--)
-		sbi_set_timer(-1UL);
+		sbi_set_timer(~0ULL);
 }
 
 static unsigned long config_fw_timer(void)
@@ -121,8 +121,8 @@ static void snapshot_bad_args(void)
 		{ -1UL, 0, 0, SBI_ERR_INVALID_PARAM,
 		  "lo = all-ones, hi = 0 (misaligned)" },
 		{ snap_pa(), 0, 1, SBI_ERR_INVALID_PARAM, "flags 1" },
-		{ snap_pa(), 0, 1UL << 63, SBI_ERR_INVALID_PARAM,
-		  "flags bit 63" },
+		{ snap_pa(), 0, TOP_BIT, SBI_ERR_INVALID_PARAM,
+		  "flags bit XLEN-1" },
 		{ -1UL, -1UL, 1, SBI_ERR_INVALID_PARAM,
 		  "all-ones (disable) with flags 1" },
 		{ FW_BASE, 0, 0, SBI_ERR_INVALID_ADDRESS,
@@ -278,7 +278,7 @@ static void snapshot_hw(void)
 	base = c - 1;
 	pmu_start(f, 1, START_SET_INIT_VALUE, 0);
 	snap_fill();
-	snap[1 + 1] = -4UL;
+	snap[1 + 1] = -4ULL;
 	mb();
 	r = pmu_start(base, 2, START_INIT_SNAPSHOT, 0);
 	n = pmu_tlb_probe(pmu_tlb_buf(), 16, 0, c);
@@ -320,7 +320,8 @@ out:
 static void snapshot_linux612(void)
 {
 	const unsigned long guest = CFG_SET_VSINH | CFG_SET_VUINH;
-	unsigned long c, f, a, fw0, fw1;
+	unsigned long c, f, fw0, fw1;
+	uint64_t a;
 	struct sbiret r;
 
 	r = pmu_config(0, pmu.hw | pmu.fw, guest, EV_HW_CYCLES, 0);
@@ -342,7 +343,8 @@ static void snapshot_linux612(void)
 	a = snap[1 + c];
 	check(!r.error && a && a != PATTERN, "pmu",
 	      "Linux 6.12 overflow handler: stop(0, used, TAKE_SNAPSHOT)",
-	      sfmt("%s, values[%lu] = %lx", ret_str(r), c, a));
+	      sfmt("%s, values[%lu] = %llx", ret_str(r), c,
+		   (unsigned long long)a));
 	snap_fill();
 	fw0 = pmu_fw_read(f).value;
 	expect_err(pmu_start(64 * 64, 1UL << c, START_INIT_SNAPSHOT, 0),
@@ -368,9 +370,9 @@ static void snapshot_linux612(void)
 	mb();
 	expect_err(pmu_start(0, 1UL << c, START_INIT_SNAPSHOT, 0), 0, "pmu",
 		   "the restart with base 0 (fixed kernel) returns 0");
-	pmu_read_hw(c, &a);
+	a = pmu_read_hw64(c);
 	check(a >= PATTERN && a - PATTERN < 0x100000, "pmu",
-	      "... from the page's value", sfmt("counter %lx", a));
+	      "... from the page's value", sfmt("counter %llx", (unsigned long long)a));
 out:
 	pmu_release_all();
 }
@@ -557,8 +559,8 @@ static void event_info_bad(void)
 		{ 0x1000, 0, 1, 0, SBI_ERR_INVALID_ADDRESS, "0x1000 (not RAM)" },
 		{ ram_end() - 16, 0, 2, 0, SBI_ERR_INVALID_ADDRESS,
 		  "2 entries from 16 bytes before the end of RAM" },
-		{ (unsigned long)evs, 0, 1UL << 60, 0, SBI_ERR_INVALID_ADDRESS,
-		  "2^60 entries (16 * n wraps to 0)" },
+		{ (unsigned long)evs, 0, 1UL << (__riscv_xlen - 4), 0,
+		  SBI_ERR_INVALID_ADDRESS, "2^(XLEN-4) entries (16 * n wraps to 0)" },
 		{ (unsigned long)evs, 0, -1UL, 0, SBI_ERR_INVALID_ADDRESS,
 		  "ULONG_MAX entries" },
 	};

@@ -24,21 +24,21 @@ void test_srst_invalid(void)
 	expect_err(sbi_system_reset(0xF0000000UL, SBI_SRST_REASON_NONE),
 		   SBI_ERR_NOT_SUPPORTED, "srst",
 		   "system_reset(vendor type f0000000) returns NOT_SUPPORTED");
-	expect_err(sbi_system_reset(1UL << 32 | 0xF0000000UL,
+	expect_err(sbi_system_reset(HI32(1) | 0xF0000000UL,
 				    SBI_SRST_REASON_NONE),
 		   SBI_ERR_NOT_SUPPORTED, "srst",
 		   "system_reset(type 1_f0000000: low 32 bits = vendor type) "
 		   "returns NOT_SUPPORTED (32-bit parameter)");
-	expect_err(sbi_system_reset(0xF0000000UL, 1UL << 63 | 0xE0000000UL),
+	expect_err(sbi_system_reset(0xF0000000UL, HI32(0x80000000) | 0xE0000000UL),
 		   SBI_ERR_NOT_SUPPORTED, "srst",
 		   "system_reset(vendor type, reason 80000000_e0000000: low 32 "
 		   "bits = implementation reason) returns NOT_SUPPORTED "
 		   "(32-bit parameter)");
-	expect_err(sbi_system_reset(0xFFFFFFFF00000003UL, SBI_SRST_REASON_NONE),
+	expect_err(sbi_system_reset(HI32(0xFFFFFFFF) | 3, SBI_SRST_REASON_NONE),
 		   SBI_ERR_INVALID_PARAM, "srst",
 		   "system_reset(type ffffffff_00000003: reserved 3) returns "
 		   "INVALID_PARAM");
-	expect_err(sbi_system_reset(0xF0000000UL, 1UL << 32 | 2),
+	expect_err(sbi_system_reset(0xF0000000UL, HI32(1) | 2),
 		   SBI_ERR_INVALID_PARAM, "srst",
 		   "system_reset(vendor type, reason 1_00000002: reserved 2) "
 		   "returns INVALID_PARAM");
@@ -76,8 +76,8 @@ void srst_mode(const char *arg)
 		{ "warm", SBI_SRST_TYPE_WARM_REBOOT, SBI_SRST_REASON_NONE,
 		  "warm reboot" },
 		/* the binary encoding: only the low 32 bits of each count */
-		{ "fail-upper", 1UL << 63 | SBI_SRST_TYPE_SHUTDOWN,
-		  1UL << 32 | SBI_SRST_REASON_SYSFAIL,
+		{ "fail-upper", HI32(0x80000000) | SBI_SRST_TYPE_SHUTDOWN,
+		  HI32(1) | SBI_SRST_REASON_SYSFAIL,
 		  "shutdown, reason system failure, upper register bits set" },
 	};
 	unsigned int i;

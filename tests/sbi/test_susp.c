@@ -17,8 +17,8 @@ struct susp_ctx {
 	unsigned long ra, sp, gp, tp, s[12], stvec;
 	unsigned long a0, a1, satp, sstatus;	/* found at susp_resume */
 };
-_Static_assert(__builtin_offsetof(struct susp_ctx, stvec) == 128, "ctx");
-_Static_assert(__builtin_offsetof(struct susp_ctx, sstatus) == 160, "ctx");
+_Static_assert(__builtin_offsetof(struct susp_ctx, stvec) == 16 * SZREG, "ctx");
+_Static_assert(__builtin_offsetof(struct susp_ctx, sstatus) == 20 * SZREG, "ctx");
 struct susp_ctx susp_ctx;
 
 long susp_call(unsigned long sleep_type, unsigned long resume_addr,
@@ -44,7 +44,7 @@ static long suspend(unsigned long type, unsigned long addr,
 	r = susp_call(type, addr, opaque);
 	if (ticks)
 		*ticks = rdtime() - t0;
-	sbi_set_timer(-1UL);
+	sbi_set_timer(~0ULL);
 	csr_write(CSR_SIE, sie);
 	local_irq_enable();
 	return r;
@@ -80,11 +80,13 @@ static void check_args(void)
 	const unsigned long ram_end = machine.mem.base + machine.mem.size;
 	static const unsigned long bad_types[] = {
 		1, 0x7fffffff, 0x80000000, 0xffffffff,
-		0xffffffff00000001UL,	/* upper bits; reserved 1 below */
+		HI32(0xffffffff) | 1,	/* upper bits; reserved 1 below */
 	};
 	const unsigned long bad_addrs[] = {
 		FW_BASE, FW_BASE + 0x1000, 0, 0x1000, ram_end, ram_end - 2,
-		machine.mem.base - 4, ~0UL - 3, 1UL << 63 | entry, entry + 1,
+		machine.mem.base - 4, ~0UL - 3, entry + 1,
+		/* RV32 has no bit 63; bit 31 is set in entry already */
+		sizeof(long) == 8 ? HI32(0x80000000) | entry : ram_end + 0x1000,
 	};
 	unsigned int i;
 
@@ -102,10 +104,11 @@ static void check_args(void)
  * PMU has before the suspend must be there after it. (A stopped
  * cycle/instret counter would not do: QEMU 7.2 answers every read after
  * the first with the last value written to it, see test_pmu.c.) */
-#define HW_INIT_VALUE	0x123456789abcUL
+#define HW_INIT_VALUE	0x123456789abcULL
 
 struct counters {
-	unsigned long fw_idx, hw_idx, fw, hw;
+	unsigned long fw_idx, hw_idx, fw;
+	uint64_t hw;
 };
 
 static unsigned long programmable_mask(void)
@@ -146,7 +149,13 @@ static bool counters_setup(struct counters *c)
 static void counters_read(struct counters *c)
 {
 	c->fw = pmu_fw_read(c->fw_idx).value;
-	c->hw = pmu_csr_read(CTR_INFO_CSR(pmu_get_info(c->hw_idx).value) - 0xc00);
+	unsigned long csr = CTR_INFO_CSR(pmu_get_info(c->hw_idx).value) - 0xc00;
+
+	/* the counter is stopped: one read of each half, the moving one first */
+	c->hw = pmu_csr_read(csr);
+#if __riscv_xlen == 32
+	c->hw |= (uint64_t)pmu_csr_read_hi(csr) << 32;
+#endif
 }
 
 /* DBTR across the suspend: a store trigger S-mode installed still fires
@@ -156,7 +165,7 @@ static struct { unsigned long w0, tdata1, tdata2, tdata3; }
 	dbtr_shmem[4] __attribute__((aligned(64)));
 static volatile unsigned long dbtr_watched;
 
-#define DBTR_STORE_S(type)	((type) << 60 | 1UL << 1 | 1UL << 4)
+#define DBTR_STORE_S(type)	((type) << (__riscv_xlen - 4) | 1UL << 1 | 1UL << 4)
 
 /* Installs the trigger; its index, or -1 without DBTR. */
 static unsigned long dbtr_arm(void)
@@ -166,7 +175,8 @@ static unsigned long dbtr_arm(void)
 
 	if (!sbi_probe(SBI_EXT_DBTR))
 		return -1UL;
-	type = sbi_call1(SBI_EXT_DBTR, SBI_DBTR_NUM_TRIGGERS, 6UL << 60).value ? 6 : 2;
+	type = sbi_call1(SBI_EXT_DBTR, SBI_DBTR_NUM_TRIGGERS,
+			 6UL << (__riscv_xlen - 4)).value ? 6 : 2;
 	r = sbi_call3(SBI_EXT_DBTR, SBI_DBTR_SET_SHMEM, (unsigned long)dbtr_shmem, 0, 0);
 	if (!r.error) {
 		dbtr_shmem[0].w0 = 0;
@@ -254,8 +264,9 @@ static void check_resume(unsigned long type)
 	check(after.fw == before.fw && after.hw == before.hw &&
 	      before.hw >= HW_INIT_VALUE, "susp",
 	      "resume: PMU counters kept (firmware SET_TIMER, stopped DTLB "
-	      "counter)", sfmt("fw %lu -> %lu, DTLB %lx -> %lx", before.fw,
-			       after.fw, before.hw, after.hw));
+	      "counter)", sfmt("fw %lu -> %lu, DTLB %llx -> %llx", before.fw,
+			       after.fw, (unsigned long long)before.hw,
+			       (unsigned long long)after.hw));
 	expect_val(sbi_hart_status(boot_hartid), SBI_HSM_STARTED, "susp",
 		   "resume: the hart is STARTED");
 	for (i = 0; i < nr_secondaries; i++)
@@ -352,6 +363,6 @@ void test_susp(void)
 	check_args();
 	check_resume(SBI_SUSP_SUSPEND_TO_RAM);
 	/* sleep_type is a uint32_t: the upper half is ignored */
-	check_resume(1UL << 32 | SBI_SUSP_SUSPEND_TO_RAM);
-	check_resume(0xffffffff00000000UL | SBI_SUSP_SUSPEND_TO_RAM);
+	check_resume(HI32(1) | SBI_SUSP_SUSPEND_TO_RAM);
+	check_resume(HI32(0xffffffff) | SBI_SUSP_SUSPEND_TO_RAM);
 }

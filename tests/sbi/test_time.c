@@ -4,7 +4,7 @@
 #include "test.h"
 
 #define TIMER_DELTA	100000UL	/* ticks: 10 ms at 10 MHz */
-#define FAR_FUTURE	(1UL << 60)
+#define FAR_FUTURE	(1ULL << 60)
 
 /* Arms the timer at now + TIMER_DELTA with sie.STIE and sstatus.SIE set:
  * the interrupt must arrive, as scause "S timer", and not early. */
@@ -25,7 +25,7 @@ void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t))
 	arrived = WAIT_UNTIL(h->timer_irqs != 0, 1000);
 	local_irq_disable();
 	csr_clear(CSR_SIE, SIE_STIE);
-	arm(-1UL);
+	arm(~0ULL);
 
 	expect_err(r, 0, ext, "set_timer(now + 100000) returns 0");
 	check(arrived && h->irq_cause == (SCAUSE_INTERRUPT | IRQ_S_TIMER), ext,
