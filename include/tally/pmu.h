@@ -63,13 +63,16 @@
  * All values are 64-bit: on RV32 the embedder splits them over the ...h
  * CSRs.
  *
- * The shared-memory hooks are optional (NULL: FIDs 7 and 8 answer
+ * The shared-memory hook is optional (NULL: FIDs 7 and 8 answer
  * SBI_ERR_NOT_SUPPORTED).  addr is an S-mode physical address.
- * shmem_check returns SBI_SUCCESS if S-mode may read and write
- * [addr, addr + size) (and the range does not wrap), else
- * SBI_ERR_INVALID_ADDRESS; read/write copy bytes and return SBI_SUCCESS or
- * an SBI error.  Multi-byte fields in the shared memory are little-endian;
- * the library encodes them itself.
+ * shmem_map returns NULL unless S-mode may read and write all of
+ * [addr, addr + size) (and the range does not wrap); else the address at
+ * which the library reads and writes that range directly, which must stay
+ * valid while the hart runs (the firmware: addr itself, M-mode sees
+ * physical memory).  The library checks a range once and then makes plain
+ * aligned loads and stores: the snapshot page at snapshot_set_shmem, the
+ * event_get_info array at each call.  Multi-byte fields in the shared
+ * memory are little-endian; the library encodes them itself.
  */
 struct pmu_hart_ops {
 	uint64_t (*counter_read)(void *ctx, unsigned int idx);
@@ -78,10 +81,7 @@ struct pmu_hart_ops {
 	void (*event_write)(void *ctx, unsigned int idx, uint64_t value);
 	void (*inhibit_set)(void *ctx, uint32_t mask);
 	void (*inhibit_clear)(void *ctx, uint32_t mask);
-	long (*shmem_check)(void *ctx, uint64_t addr, uint64_t size);
-	long (*shmem_read)(void *ctx, uint64_t addr, void *buf, size_t size);
-	long (*shmem_write)(void *ctx, uint64_t addr, const void *buf,
-			    size_t size);
+	void *(*shmem_map)(void *ctx, uint64_t addr, uint64_t size);
 };
 
 /*
@@ -178,7 +178,8 @@ struct pmu_hart {
 	/* started firmware counters per slot, bit j = counter nr_hw + j */
 	uint32_t fw_slot_ctrs[PMU_FW_SLOT_COUNT];
 	bool shmem_enabled;
-	uint64_t shmem_addr;
+	uint64_t shmem_addr;	/* the snapshot page, as S-mode gave it */
+	void *shmem;		/* ... and as shmem_map gave it */
 	struct pmu_counter counter[PMU_COUNTERS_MAX];
 };
 

@@ -102,6 +102,7 @@ void pmu_state_reset(struct pmu_hart *h)
 	h->saved_of = 0;
 	h->shmem_enabled = false;
 	h->shmem_addr = 0;
+	h->shmem = NULL;
 }
 
 /*

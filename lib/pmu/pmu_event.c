@@ -159,6 +159,14 @@ bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 	return event_match(h, event_idx, event_data, m);
 }
 
+bool pmu_event_supported(const struct pmu_hart *h, unsigned long event_idx,
+			 uint64_t event_data)
+{
+	struct pmu_match m;
+
+	return pmu_event_match(h, event_idx, event_data, &m);
+}
+
 /* Does this programmable counter ignore its mode filter for the selector? */
 static bool filter_ignored(const struct pmu_hart *h, uint64_t selector)
 {

@@ -105,6 +105,9 @@ struct pmu_match {
 /* pmu_event.c: the one matcher behind config_matching and event_get_info */
 bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 		     uint64_t event_data, struct pmu_match *m);
+/* event_get_info's question: does pmu_event_match find a counter? */
+bool pmu_event_supported(const struct pmu_hart *h, unsigned long event_idx,
+			 uint64_t event_data);
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 			    uint64_t selector, unsigned long cfg_flags);
 
@@ -127,9 +130,9 @@ void pmu_counter_release(struct pmu_hart *h, unsigned int idx);
 void pmu_state_reset(struct pmu_hart *h);
 
 /* pmu_shmem.c: snapshot shared memory (the caller checked shmem_enabled) */
-long pmu_snapshot_load(const struct pmu_hart *h, unsigned long base,
-		       uint64_t set, uint64_t values[PMU_COUNTERS_MAX]);
-long pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
+uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
+			    unsigned int idx);
+void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set);
 
 #endif
