@@ -52,7 +52,7 @@ DEFAULT_CALLS = [
 CATEGORIES = [
     ("trap entry/exit", [r"<ecall>", r"_trap_entry"]),
     ("dispatch", [r"sbi_ecall_handle", r"[a-z]+_handle", r"pmu_sbi_call"]),
-    ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_check",
+    ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_map",
                     r"pmu_filter_capable.*", r"sbi_ext_available"]),
     ("lookup", [r"pmu_event_match.*", r"event_match", r"hw_event_counters.*", r"raw_event_counters.*",
                 r"fw_event_match.*", r"board_counters.*", r"pmu_map_.*",

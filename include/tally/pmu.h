@@ -177,6 +177,12 @@ struct pmu_hart {
 	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
 	/* started firmware counters per slot, bit j = counter nr_hw + j */
 	uint32_t fw_slot_ctrs[PMU_FW_SLOT_COUNT];
+	/*
+	 * Bit s: the event of slot s of the map's direct table (the spec's
+	 * hardware and cache events) matches a counter of this hart, as
+	 * pmu_event_match answers; set by pmu_hart_init (event_get_info).
+	 */
+	uint64_t direct_supported[(PMU_MAP_DIRECT + 63) / 64];
 	bool shmem_enabled;
 	uint64_t shmem_addr;	/* the snapshot page, as S-mode gave it */
 	void *shmem;		/* ... and as shmem_map gave it */

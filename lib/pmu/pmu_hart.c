@@ -62,6 +62,7 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 		   ((((uint64_t)1 << PMU_FW_COUNTERS) - 1) << h->nr_hw);
 	pmu_state_reset(h);
 	pmu_hw_reset_all(h);
+	pmu_event_supported_init(h);
 	return SBI_SUCCESS;
 }
 

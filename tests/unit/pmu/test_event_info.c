@@ -2,6 +2,7 @@
 /* FID 8: event_get_info. */
 #include <limits.h>
 #include "fixture.h"
+#include "../../../lib/pmu/pmu_internal.h"
 
 #define INFO	(SIM_SMEM + 0x4000)
 
@@ -214,8 +215,58 @@ static void test_errors(void)
 	fx_teardown(&f, "event_get_info small hart");
 }
 
+/*
+ * event_get_info answers the spec's hardware and cache events from bits
+ * taken at hart init and most firmware events without the matcher: for
+ * every type 0, 1 and 15 code (with and without board hooks, with and
+ * without programmable or firmware-usable counters), its answer must be
+ * the matcher's.
+ */
+static unsigned int agreement(const struct fx_opts *o, const char *what)
+{
+	static const uint32_t types[] = { 0x0, 0x1, 0xF };
+	struct fx f;
+	unsigned int wrong = 0, yes = 0, n = 0;
+
+	fx_setup(&f, o);
+	for (unsigned int t = 0; t < 3; t++) {
+		for (uint32_t code = 0; code <= 0xFFFF; code++) {
+			uint32_t idx = types[t] << 16 | code;
+			struct pmu_match m;
+			bool expect = pmu_event_match(&f.h, idx, 0x42, &m);
+
+			put_entry(&f, INFO, idx, 0x42, 7);
+			pmu_sbi_event_get_info(&f.h, INFO, 0, 1, 0);
+			wrong += sim_mem_get32(&f.sim, INFO + 4) != expect;
+			yes += expect;
+			n++;
+		}
+	}
+	CHECK(wrong == 0 && yes > 0,
+	      "event_get_info agrees with the matcher on all %u type 0, 1 "
+	      "and 15 events (%u supported), %s", n, yes, what);
+	fx_teardown(&f, what);
+	return wrong;
+}
+
+static void test_agreement(void)
+{
+	struct fx_opts o = fx_default;
+
+	agreement(&o, "default hart with board hooks");
+	o.no_hooks = true;
+	agreement(&o, "no board hooks");
+	o.counters = BIT(0) | BIT(2);
+	agreement(&o, "cycle and instret only");
+	o = fx_default;
+	o.map = &qemu_map;
+	o.counters = 0xFFFFFFFDU;
+	agreement(&o, "QEMU's map, 31 counters");
+}
+
 void test_event_info(void)
 {
 	test_entries();
 	test_errors();
+	test_agreement();
 }
