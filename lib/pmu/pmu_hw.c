@@ -149,12 +149,9 @@ void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 		h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw_set);
 }
 
-/* Only a started programmable counter on a Sscofpmf hart has a real OF. */
+/* OF of a counter of pmu_hw_of_armed(h): set since its start? */
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx)
 {
-	if (!h->caps.sscofpmf || idx >= h->nr_hw || pmu_is_fixed(idx) ||
-	    !(h->of_armed & BIT64(idx)))
-		return false;
 	return (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF) != 0;
 }
 

@@ -141,6 +141,17 @@ void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
+
+/*
+ * The counters with a real OF bit: started programmable counters on a
+ * Sscofpmf hart (pmu_hw_start arms them; configure and release disarm).
+ * Ask pmu_hw_overflowed() only about these.
+ */
+static inline uint64_t pmu_hw_of_armed(const struct pmu_hart *h)
+{
+	return h->caps.sscofpmf ?
+	       h->of_armed & pmu_hw_mask(h) & ~FIXED_COUNTERS : 0;
+}
 void pmu_hw_reprogram(struct pmu_hart *h);
 
 /* pmu_counter.c: logical counter state shared by the calls */

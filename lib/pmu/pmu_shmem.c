@@ -115,25 +115,66 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
 }
 
 /*
+ * One counter of TAKE_SNAPSHOT (stopped): its value into
+ * counter_values[idx - base]; returns its bit of the overflow bitmap
+ * (idx - base), 0 if its OF is clear or not real.  Not inlined, as
+ * save_one: the hook calls then keep little state in saved registers.
+ */
+static __attribute__((noinline)) uint64_t
+save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx)
+{
+	volatile uint64_t *slot = &snapshot_words(h)[1 + (idx - base)];
+	uint64_t of = 0;
+
+	if (idx >= h->nr_hw) {		/* firmware counter: no OF */
+		*slot = le64(h->counter[idx].value);
+		return 0;
+	}
+	/* the hooks themselves (pmu_hw_overflowed, pmu_counter_read) */
+	if ((pmu_hw_of_armed(h) & BIT64(idx)) &&
+	    (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF))
+		of = BIT64(idx - base);
+	*slot = le64(h->ops->counter_read(h->ops_ctx, idx));
+	return of;
+}
+
+/*
  * TAKE_SNAPSHOT, after the set was stopped: counter_values[idx - base] of
  * every configured counter of the set (the others' slots are not
  * written), and the whole overflow bitmap: bit idx - base for the
  * counters of the set whose OF is set (always 0 without Sscofpmf).
+ * bits: the configured counters of the set.
  */
+static __attribute__((noinline)) void
+save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
+{
+	uint64_t of = 0;
+	unsigned int idx;
+
+	for_each_bit(idx, bits)
+		of |= save_counter(h, base, idx);
+	snapshot_words(h)[0] = le64(of);
+}
+
+/* The same for at most one counter, the common case: no loop. */
+static __attribute__((noinline)) void
+save_one(const struct pmu_hart *h, unsigned long base, uint64_t bits)
+{
+	uint64_t of = bits ? save_counter(h, base, pmu_ctz64(bits)) : 0;
+
+	snapshot_words(h)[0] = le64(of);
+}
+
+/* Linux stops its counters one by one: that case gets no loop state. */
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set)
 {
-	volatile uint64_t *snap = snapshot_words(h);
 	uint64_t bits = set & h->configured;
-	uint64_t overflow = 0;
-	unsigned int idx;
 
-	for_each_bit(idx, bits) {
-		snap[1 + (idx - base)] = le64(pmu_counter_read(h, idx));
-		if (pmu_hw_overflowed(h, idx))
-			overflow |= BIT64(idx - base);
-	}
-	snap[0] = le64(overflow);
+	if (bits & (bits - 1))
+		save_many(h, base, bits);
+	else
+		save_one(h, base, bits);
 }
 
 /* ---- FID 8 -------------------------------------------------------------- */
