@@ -117,24 +117,33 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
 /*
  * One counter of TAKE_SNAPSHOT (stopped): its value into
  * counter_values[idx - base]; returns its bit of the overflow bitmap
- * (idx - base), 0 if its OF is clear or not real.  Not inlined, as
- * save_one: the hook calls then keep little state in saved registers.
+ * (idx - base), 0 if its OF is clear or not real, and with only = true
+ * also writes that as the whole bitmap (the set's only counter).  The
+ * hooks are called directly (as pmu_hw_overflowed and pmu_counter_read
+ * would), OF first, so that little state lives across the calls.
  */
 static __attribute__((noinline)) uint64_t
-save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx)
+save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+	     bool only)
 {
-	volatile uint64_t *slot = &snapshot_words(h)[1 + (idx - base)];
-	uint64_t of = 0;
+	volatile uint64_t *snap;
+	uint64_t value, of = 0;
+	bool overflowed = false;
 
 	if (idx >= h->nr_hw) {		/* firmware counter: no OF */
-		*slot = le64(h->counter[idx].value);
-		return 0;
+		value = h->counter[idx].value;
+	} else {
+		overflowed = (pmu_hw_of_armed(h) & BIT64(idx)) &&
+			     (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF);
+		value = h->ops->counter_read(h->ops_ctx, idx);
 	}
-	/* the hooks themselves (pmu_hw_overflowed, pmu_counter_read) */
-	if ((pmu_hw_of_armed(h) & BIT64(idx)) &&
-	    (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF))
+	/* the stores after the calls: nothing but h, base, idx kept */
+	snap = snapshot_words(h);
+	snap[1 + (idx - base)] = le64(value);
+	if (overflowed)
 		of = BIT64(idx - base);
-	*slot = le64(h->ops->counter_read(h->ops_ctx, idx));
+	if (only)
+		snap[0] = le64(of);
 	return of;
 }
 
@@ -143,7 +152,7 @@ save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx)
  * every configured counter of the set (the others' slots are not
  * written), and the whole overflow bitmap: bit idx - base for the
  * counters of the set whose OF is set (always 0 without Sscofpmf).
- * bits: the configured counters of the set.
+ * bits: the configured counters of the set, two or more.
  */
 static __attribute__((noinline)) void
 save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
@@ -152,29 +161,22 @@ save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
 	unsigned int idx;
 
 	for_each_bit(idx, bits)
-		of |= save_counter(h, base, idx);
+		of |= save_counter(h, base, idx, false);
 	snapshot_words(h)[0] = le64(of);
 }
 
-/* The same for at most one counter, the common case: no loop. */
-static __attribute__((noinline)) void
-save_one(const struct pmu_hart *h, unsigned long base, uint64_t bits)
-{
-	uint64_t of = bits ? save_counter(h, base, pmu_ctz64(bits)) : 0;
-
-	snapshot_words(h)[0] = le64(of);
-}
-
-/* Linux stops its counters one by one: that case gets no loop state. */
+/* Linux stops its counters one by one: that case has no loop. */
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set)
 {
 	uint64_t bits = set & h->configured;
 
-	if (bits & (bits - 1))
-		save_many(h, base, bits);
+	if (!bits)
+		snapshot_words(h)[0] = 0;	/* nothing overflowed */
+	else if (!(bits & (bits - 1)))
+		save_counter(h, base, pmu_ctz64(bits), true);
 	else
-		save_one(h, base, bits);
+		save_many(h, base, bits);
 }
 
 /* ---- FID 8 -------------------------------------------------------------- */
