@@ -47,7 +47,7 @@ FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR
 BASE_CFLAGS	:= $(ARCH_FLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 		   -fno-stack-protector -fno-pic -fno-common -ffunction-sections -fdata-sections \
 		   -Iinclude -Ilib/fdt/freestanding -I$(LIBFDT_SRC) $(FW_DEFINES)
-CFLAGS_FW	:= $(BASE_CFLAGS) -Wall -Wextra -Werror
+CFLAGS_FW	:= $(BASE_CFLAGS) -Wall -Wextra -Wmissing-prototypes -Werror
 # libfdt is third-party code built as it is; only its warnings are relaxed
 CFLAGS_LIBFDT	:= $(BASE_CFLAGS) -Wall -Werror -Wno-sign-compare
 LDFLAGS_FW	:= $(ARCH_FLAGS) -nostdlib -static -Wl,--gc-sections -Wl,--no-warn-rwx-segments \

@@ -18,6 +18,9 @@ mkdir -p "$logdir"
 
 suite_unit() {
 	local status=0
+	# no circular calls between the firmware's files (its objects, read by nm)
+	make -s -C "$root" O="$out" firmware &&
+	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
 	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
 	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
 	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1

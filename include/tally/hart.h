@@ -15,13 +15,13 @@
 #define SCRATCH_GUARD_TRAPPED	(3 * REGBYTES)
 #define SCRATCH_GUARD_CAUSE	(4 * REGBYTES)
 
-#ifndef TALLY_MAX_HARTS
-#define TALLY_MAX_HARTS		32
-#endif
+#include <tally/hartmask.h>	/* TALLY_MAX_HARTS */
+
 #define TALLY_STACK_SIZE	8192
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
+#include <stddef.h>
 #include <tally/pmu.h>
 #include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
@@ -37,7 +37,7 @@ struct rfence_request {
 };
 
 struct hart_scratch {
-	/* used by assembly: keep in step with the SCRATCH_* offsets */
+	/* used by firmware/fw_base.S at the SCRATCH_* offsets (checked below) */
 	unsigned long tmp0;
 	unsigned long smode_frame;		/* trap frame of traps from S/U: stack top - TF_SIZE */
 	volatile unsigned long guard;		/* an M-mode trap is expected */
@@ -68,14 +68,28 @@ struct hart_scratch {
 	struct sse_hart sse;
 };
 
+/* The assembly's view of struct hart_scratch, checked by the compiler. */
+_Static_assert(offsetof(struct hart_scratch, tmp0) == SCRATCH_TMP0, "SCRATCH_TMP0");
+_Static_assert(offsetof(struct hart_scratch, smode_frame) == SCRATCH_SMODE_FRAME,
+	       "SCRATCH_SMODE_FRAME");
+_Static_assert(offsetof(struct hart_scratch, guard) == SCRATCH_GUARD, "SCRATCH_GUARD");
+_Static_assert(offsetof(struct hart_scratch, guard_trapped) == SCRATCH_GUARD_TRAPPED,
+	       "SCRATCH_GUARD_TRAPPED");
+_Static_assert(offsetof(struct hart_scratch, guard_cause) == SCRATCH_GUARD_CAUSE,
+	       "SCRATCH_GUARD_CAUSE");
+
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
 
 /*
- * Top of hart i's stack block (sbi_init.c): the only definition, used by
+ * Top of hart i's stack block (sbi_hart.c): the only definition, used by
  * _start for the boot/HSM-wait stack and by cold_boot() for the frame of
  * traps from S-mode.
  */
 unsigned long hart_stack_top(unsigned long hartid);
+/* Hart i's scratch, for _start before .bss is cleared: arithmetic only. */
+struct hart_scratch *hart_scratch_of(unsigned long hartid);
+/* Cold boot: every scratch learns its hart and its trap frame. */
+void hart_scratch_init(void);
 
 static inline struct hart_scratch *this_hart(void)
 {

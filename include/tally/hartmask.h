@@ -6,12 +6,15 @@
 #ifndef TALLY_HARTMASK_H
 #define TALLY_HARTMASK_H
 
-#include <stdbool.h>
-#include <limits.h>
-
+/* the most harts the firmware serves (make TALLY_MAX_HARTS=...) */
 #ifndef TALLY_MAX_HARTS
 #define TALLY_MAX_HARTS		32
 #endif
+
+#ifndef __ASSEMBLER__
+#include <stdbool.h>
+#include <limits.h>
+
 #define BITS_PER_LONG		(sizeof(unsigned long) * CHAR_BIT)
 #define HARTMASK_WORDS		((TALLY_MAX_HARTS + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
@@ -61,4 +64,5 @@ static inline bool hartmask_test(const struct hartmask *m, unsigned long hart)
 long hartmask_from_sbi(unsigned long mask, unsigned long base,
 		       const struct hartmask *valid, struct hartmask *out);
 
+#endif /* __ASSEMBLER__ */
 #endif

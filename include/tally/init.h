@@ -17,7 +17,16 @@ void fw_next_stage(unsigned long a0, unsigned long a1, unsigned long a2,
 		   struct fw_next *next);
 extern const char fw_flavour[];
 
-/* Per-hart CSR set-up, at boot and at every HSM start. */
+/*
+ * The boot path (firmware/fw_base.S): the one cold-boot hart runs
+ * cold_boot(), every other hart warm_boot() once cold_boot_done is set.
+ */
+void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
+					  unsigned long a2);
+void __attribute__((noreturn)) warm_boot(unsigned long hartid);
+extern volatile unsigned long cold_boot_done;
+
+/* Per-hart CSR set-up, at boot and at every HSM start (sbi_hart.c). */
 void hart_init_local(void);
 /* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
 void pmp_protect(void);
@@ -40,5 +49,7 @@ struct hart_features {
 	unsigned int hpm_bits;		/* width of the programmable counters */
 };
 extern struct hart_features hart_features;
+/* Fills hart_features from the calling hart, at cold boot (sbi_hart.c). */
+void hart_probe_features(void);
 
 #endif

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <tally/pmu_map.h>
-#include <tally/sbi.h>
+#include <tally/sbiret.h>
 #include <tally/sbi_pmu_spec.h>
 
 #ifndef PMU_FW_COUNTERS

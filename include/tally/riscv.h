@@ -99,16 +99,26 @@
 
 /* CSR numbers used by name in inline assembly are spelled by the assembler;
  * those it may not know are given by number here. */
+#define CSR_FCSR	0x003	/* F/D: rounding mode and exception flags */
 #define CSR_STIMECMP	0x14D
 #define CSR_MENVCFG	0x30A
+/* counters: mhpmcounter i is CSR_MHPMCOUNTER_BASE + i (0: mcycle, 2: minstret),
+ * mhpmevent i is CSR_MHPMEVENT_BASE + i (i = 3..31; + 0 is mcountinhibit) */
 #define CSR_MCOUNTINHIBIT 0x320
-#define CSR_SCOUNTOVF	0xDA0
 #define CSR_MCYCLECFG	0x321	/* Smcntrpmf */
+#define CSR_MINSTRETCFG	0x322	/* Smcntrpmf */
+#define CSR_MHPMEVENT_BASE 0x320
+#define CSR_MHPMEVENT3	0x323
+#define CSR_MHPMCOUNTER_BASE 0xB00	/* + i; high half (RV32): CSR_MHPMCOUNTERH_BASE + i */
 #define CSR_MCYCLE	0xB00
 #define CSR_MINSTRET	0xB02
 #define CSR_MHPMCOUNTER3 0xB03
-#define CSR_MHPMEVENT3	0x323
+#define CSR_MHPMCOUNTERH_BASE 0xB80	/* RV32 */
+#define CSR_MCYCLECFGH	0x721	/* RV32, Smcntrpmf */
+#define CSR_MINSTRETCFGH 0x722	/* RV32, Smcntrpmf */
+#define CSR_MHPMEVENTH_BASE 0x720	/* + i, RV32 + Sscofpmf */
 #define CSR_CYCLE	0xC00
+#define CSR_SCOUNTOVF	0xDA0	/* Sscofpmf */
 /* H extension */
 #define CSR_VSSTATUS	0x200
 #define CSR_VSTVEC	0x205
@@ -118,9 +128,25 @@
 #define CSR_HSTATUS	0x600
 #define CSR_HEDELEG	0x602
 #define CSR_HTVAL	0x643
+#define CSR_HGATP	0x680
+#define HGATP_VMID_SHIFT 44	/* RV64 */
+#define HGATP_VMID_MASK	(0x3FFFUL << HGATP_VMID_SHIFT)
 #define CSR_HTINST	0x64A
 #define CSR_MTINST	0x34A
 #define CSR_MTVAL2	0x34B
+
+/*
+ * hfence.vvma / hfence.gvma (H extension), spelt with .insn: not every
+ * assembler knows them.  R-type, opcode SYSTEM, funct3 0, rd x0; the
+ * operands "rs1, rs2" follow (address, ASID/VMID; x0 = all).
+ */
+#define INSN_OPCODE_SYSTEM	0x73
+#define INSN_FUNCT7_HFENCE_VVMA	0x11
+#define INSN_FUNCT7_HFENCE_GVMA	0x31
+#define INSN_HFENCE_VVMA	".insn r " CSR_STR(INSN_OPCODE_SYSTEM) ", 0, " \
+				CSR_STR(INSN_FUNCT7_HFENCE_VVMA) ", x0, "
+#define INSN_HFENCE_GVMA	".insn r " CSR_STR(INSN_OPCODE_SYSTEM) ", 0, " \
+				CSR_STR(INSN_FUNCT7_HFENCE_GVMA) ", x0, "
 
 /* Sdtrig debug trigger CSRs (RISC-V Debug spec 1.0) */
 #define CSR_TSELECT	0x7A0

@@ -5,25 +5,11 @@
 
 #include <stdbool.h>
 #include <tally/sbi_spec.h>
+#include <tally/sbiret.h>
 
 #define TALLY_VERSION_MAJOR	0
 #define TALLY_VERSION_MINOR	1
 #define TALLY_VERSION_STRING	"0.1.0"
-
-struct sbiret {
-	long error;
-	unsigned long value;
-};
-
-static inline struct sbiret sbi_ok(unsigned long value)
-{
-	return (struct sbiret){ SBI_SUCCESS, value };
-}
-
-static inline struct sbiret sbi_err(long error)
-{
-	return (struct sbiret){ error, 0 };
-}
 
 /*
  * The binary encoding (SBI spec, "Binary Encoding"): a parameter the spec
@@ -73,6 +59,13 @@ bool sbi_ext_probe(unsigned long eid);
  * the ecall; the result goes back in a0/a1 (legacy calls: a1 unchanged).
  */
 struct sbiret sbi_ecall_handle(struct trap_frame *tf);
+
+/* What the legacy extensions (sbi_legacy.c) share with their successors. */
+struct rfence_request;
+struct sbiret sbi_ipi_send_many(unsigned long mask, unsigned long base);	/* sbi_ipi.c */
+struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
+			      const struct rfence_request *r);		/* sbi_rfence.c */
+struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);	/* sbi_srst.c */
 
 extern const struct sbi_extension sbi_ext_legacy;
 extern const struct sbi_extension sbi_ext_base;

@@ -33,6 +33,11 @@
 #define SBI_PMU_EVENT_TYPE(idx)	\
 	(((idx) >> SBI_PMU_EVENT_IDX_TYPE_SHIFT) & SBI_PMU_EVENT_IDX_TYPE_MASK)
 #define SBI_PMU_EVENT_CODE(idx)		((idx) & SBI_PMU_EVENT_IDX_CODE_MASK)
+/* the two events of the fixed counters (mcycle, minstret) */
+#define EVENT_CYCLES		SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
+						  SBI_PMU_HW_CPU_CYCLES)
+#define EVENT_INSTRUCTIONS	SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
+						  SBI_PMU_HW_INSTRUCTIONS)
 
 /* Event types (Table 1) */
 #define SBI_PMU_EVENT_TYPE_HW			0
@@ -179,16 +184,7 @@
 #define MHPMEVENT_PRIV_BITS			(0xFFULL << 56)	/* 63:56 */
 #define MHPMEVENT_EVENT_ID_MASK			0xFFFFFULL	/* QEMU's event id */
 
-/* CSR numbers, for the embedder's pmu_hart_ops (lib/pmu uses indices) */
-#define CSR_MCOUNTINHIBIT			0x320
-#define CSR_MCYCLECFG				0x321	/* Smcntrpmf */
-#define CSR_MINSTRETCFG				0x322	/* Smcntrpmf */
-#define CSR_MHPMEVENT_BASE			0x320	/* + i, i = 3..31 */
-#define CSR_MHPMCOUNTER_BASE			0xB00	/* + i; 0xB80 + i: high */
-#define CSR_MCYCLECFGH				0x721	/* RV32 */
-#define CSR_MINSTRETCFGH			0x722	/* RV32 */
-#define CSR_MHPMEVENTH_BASE			0x720	/* + i, RV32 + Sscofpmf */
-#define CSR_SCOUNTOVF				0xDA0	/* Sscofpmf */
-#define PMU_IRQ_LCOFI				13	/* mip/mie/mideleg bit */
+/* The CSR numbers an embedder's pmu_hart_ops use are in <tally/riscv.h>
+ * (lib/pmu itself uses counter indices only). */
 
 #endif

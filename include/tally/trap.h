@@ -32,13 +32,20 @@
 #define REG_A7	17
 
 #ifndef __ASSEMBLER__
+#include <stddef.h>
+
 struct trap_frame {
 	unsigned long regs[32];
 	unsigned long mepc;	/* restored on return (not on the ecall path) */
 	unsigned long mstatus;	/* as at the trap; not restored on return */
 };
 
+/* The assembly's view of struct trap_frame (firmware/fw_base.S), checked. */
 _Static_assert(sizeof(struct trap_frame) == TF_SIZE, "trap frame layout");
+_Static_assert(offsetof(struct trap_frame, regs) == TF_REG(0) &&
+	       sizeof(((struct trap_frame *)0)->regs[0]) == TF_REG(1), "TF_REG(n)");
+_Static_assert(offsetof(struct trap_frame, mepc) == TF_MEPC, "TF_MEPC");
+_Static_assert(offsetof(struct trap_frame, mstatus) == TF_MSTATUS, "TF_MSTATUS");
 _Static_assert(TF_SIZE % 16 == 0, "trap frame keeps the stack 16-byte aligned");
 
 void trap_handler(struct trap_frame *tf);
@@ -48,5 +55,10 @@ void __attribute__((noreturn)) trap_fatal(struct trap_frame *tf, const char *why
 /* Leave M-mode for S-mode at addr with a0, a1 set, satp = 0, interrupts off. */
 void __attribute__((noreturn)) hart_enter_smode(unsigned long addr, unsigned long a0,
 						unsigned long a1, unsigned long mode);
+/*
+ * A load through S-mode's translation, from an ecall with the scratch
+ * guard set: a fault comes back as guard_trapped (fw_base.S).
+ */
+unsigned long smode_load_ulong(unsigned long vaddr);
 #endif
 #endif

@@ -6,16 +6,6 @@
  */
 #include "pmu_internal.h"
 
-#if (defined(__riscv) && !defined(__riscv_zbb)) || defined(PMU_PORTABLE_BITOPS)
-/* pmu_ctz64: bit k of x set alone -> index (2^k * PMU_DEBRUIJN64) >> 58 */
-const uint8_t pmu_debruijn_ctz[64] = {
-	 0,  1, 48,  2, 57, 49, 28,  3, 61, 58, 50, 42, 38, 29, 17,  4,
-	62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12,  5,
-	63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-	46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
-};
-#endif
-
 static bool is_hw(const struct pmu_hart *h, unsigned int idx)
 {
 	return idx < h->nr_hw;

@@ -23,41 +23,26 @@ _Static_assert(PMU_FW_SLOT_COUNT < PMU_FW_SLOT_NONE, "slot numbering");
 #define PMU_INH_HOST		(SBI_PMU_CFG_FLAG_SET_UINH | \
 				 SBI_PMU_CFG_FLAG_SET_SINH | \
 				 SBI_PMU_CFG_FLAG_SET_MINH)
-#define EVENT_CYCLES		SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
-						  SBI_PMU_HW_CPU_CYCLES)
-#define EVENT_INSTRUCTIONS	SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
-						  SBI_PMU_HW_INSTRUCTIONS)
 
 /*
  * Bit scans.  On a RISC-V without Zbb GCC turns __builtin_ctzll/clzll into
- * calls to libgcc's __ctzdi2/__clzdi2, which the firmware does not link:
- * lib/pmu brings its own, so it needs nothing but memmove from its
- * environment.  PMU_PORTABLE_BITOPS selects them on the host too (the
- * tests do).  pmu_ctz64 is a de Bruijn multiply (x & -x is a power of two;
- * times the de Bruijn constant, its top 6 bits are unique for each
- * power): about 10 instructions, against 20 for a binary search, and it
- * runs in every loop over a set of counters.
+ * calls to libgcc's __ctzdi2/__clzdi2: lib/pmu uses the inline scans of
+ * <tally/bitops.h> instead (their one table is lib/utils/bitops.c, which
+ * an embedder links with lib/pmu).  PMU_PORTABLE_BITOPS selects them on
+ * the host too (the tests do).  They run in every loop over a set of
+ * counters.
  */
 #if (defined(__riscv) && !defined(__riscv_zbb)) || defined(PMU_PORTABLE_BITOPS)
-#define PMU_DEBRUIJN64		0x03F79D71B4CB0A89ULL
-extern const uint8_t pmu_debruijn_ctz[64];	/* pmu_counter.c */
+#include <tally/bitops.h>
 
 static inline unsigned int pmu_ctz64(uint64_t x)	/* x != 0 */
 {
-	return pmu_debruijn_ctz[((x & -x) * PMU_DEBRUIJN64) >> 58];
+	return tally_ctz64(x);
 }
 
 static inline unsigned int pmu_fls64(uint64_t x)	/* highest set bit */
 {
-	unsigned int n = 63;
-
-	if (!(x >> 32)) { n -= 32; x <<= 32; }
-	if (!(x >> 48)) { n -= 16; x <<= 16; }
-	if (!(x >> 56)) { n -= 8; x <<= 8; }
-	if (!(x >> 60)) { n -= 4; x <<= 4; }
-	if (!(x >> 62)) { n -= 2; x <<= 2; }
-	if (!(x >> 63)) { n -= 1; }
-	return n;
+	return tally_fls64(x);
 }
 #else
 static inline unsigned int pmu_ctz64(uint64_t x)

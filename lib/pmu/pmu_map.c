@@ -15,10 +15,6 @@ unsigned long pmu_map_debug_comparisons;
 #endif
 
 #define BIT32(n)		(1U << (n))
-#define EVENT_CYCLES		SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
-						  SBI_PMU_HW_CPU_CYCLES)
-#define EVENT_INSTRUCTIONS	SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, \
-						  SBI_PMU_HW_INSTRUCTIONS)
 
 void pmu_map_init(struct pmu_map *map)
 {

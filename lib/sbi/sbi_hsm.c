@@ -17,11 +17,6 @@
 #include <tally/timer.h>
 #include <tally/trap.h>
 
-static unsigned long hsm_state(const struct hart_scratch *h)
-{
-	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE);
-}
-
 static void hsm_set(struct hart_scratch *h, unsigned long state)
 {
 	__atomic_store_n(&h->hsm_state, state, __ATOMIC_RELEASE);
@@ -42,25 +37,6 @@ void hsm_init(unsigned long boot_hartid)
 		hsm_set(&hart_scratch[h], h == boot_hartid ? SBI_HSM_STATE_STARTED
 							   : SBI_HSM_STATE_STOPPED);
 	}
-}
-
-bool hsm_hart_stopped(unsigned long hartid)
-{
-	return hsm_state(&hart_scratch[hartid]) == SBI_HSM_STATE_STOPPED;
-}
-
-/*
- * Whether the hart has an S-mode that an IPI, a remote fence or an SSE
- * event can reach: every state but the stopped ones.  SUSPEND_PENDING and
- * RESUME_PENDING count: the hart is on its way into (or out of) its wait,
- * which takes the request (a request dropped there would be lost).
- */
-bool hsm_hart_interruptible(unsigned long hartid)
-{
-	unsigned long s = hsm_state(&hart_scratch[hartid]);
-
-	return s != SBI_HSM_STATE_STOPPED && s != SBI_HSM_STATE_STOP_PENDING &&
-	       s != SBI_HSM_STATE_START_PENDING;
 }
 
 void hsm_wait_for_start(void)

@@ -9,41 +9,12 @@
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
+#include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
 #include <tally/sbi_pmu.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
-
-struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
-static unsigned char hart_stacks[TALLY_MAX_HARTS][TALLY_STACK_SIZE]
-	__attribute__((section(".stacks"), aligned(16), used));
-struct hart_features hart_features;
-extern volatile unsigned long cold_boot_done;
-
-/* Called from _start before .bss is cleared: address arithmetic only. */
-struct hart_scratch *hart_scratch_of(unsigned long hartid)
-{
-	return &hart_scratch[hartid];
-}
-
-/*
- * The one definition of where hart i's stack is: the top of block i of
- * hart_stacks.  _start calls it (before any stack exists: address
- * arithmetic only, no stack use) for the boot stack, which is also the
- * stack of the HSM wait of a stopped hart; cold_boot() uses it for the
- * frame of traps from S-mode at the top of the same block.  A hart's
- * M-mode code never runs on another hart's block.
- */
-unsigned long hart_stack_top(unsigned long hartid)
-{
-	return (unsigned long)hart_stacks[hartid] + TALLY_STACK_SIZE;
-}
-
-static bool misa_has(char ext)
-{
-	return (csr_read(misa) >> (ext - 'a')) & 1;
-}
 
 /* Smallest power of two >= the firmware's size: the PMP NAPOT region. */
 static unsigned long fw_region_size(void)
@@ -53,139 +24,6 @@ static unsigned long fw_region_size(void)
 	while (size < need)
 		size <<= 1;
 	return size;
-}
-
-static void probe_counters(void)
-{
-	unsigned long present = 0;
-	bool ok;
-
-	for (unsigned int i = 3; i < 32; i++) {
-		switch (i) {
-#define PROBE(n) case n: csr_read_guarded(CSR_MHPMCOUNTER3 + n - 3, &ok); break;
-		PROBE(3) PROBE(4) PROBE(5) PROBE(6) PROBE(7) PROBE(8) PROBE(9)
-		PROBE(10) PROBE(11) PROBE(12) PROBE(13) PROBE(14) PROBE(15) PROBE(16)
-		PROBE(17) PROBE(18) PROBE(19) PROBE(20) PROBE(21) PROBE(22) PROBE(23)
-		PROBE(24) PROBE(25) PROBE(26) PROBE(27) PROBE(28) PROBE(29) PROBE(30)
-		PROBE(31)
-#undef PROBE
-		}
-		if (ok)
-			present |= 1UL << i;
-	}
-	/*
-	 * A counter that does not trap may still be hardwired to zero: only
-	 * those that hold a written value are offered (write/read-back, with
-	 * the counter inhibited, which needs mcountinhibit; without it the
-	 * PMU extension is off anyway).
-	 */
-	hart_features.hpm_mask = 0;
-	hart_features.hpm_bits = 0;
-	if (present && hart_features.has_mcountinhibit)
-		hart_features.hpm_mask = sbi_pmu_probe_counters(present,
-								&hart_features.hpm_bits);
-}
-
-/*
- * Does the mhpmevent mode filter work for instructions?  Count retired
- * instructions on mhpmcounter3 with every mode inhibited while M-mode runs
- * a short loop: a working filter leaves the counter still.  QEMU 7.2 lets
- * it run (its cycle/instret counters ignore the filter bits), and then a
- * mode-filtered cycles or instructions request must be refused rather than
- * counted wrongly.  Done before the PMU owns the counters.
- */
-static bool probe_instret_filter_ignored(void)
-{
-	const unsigned long all_modes_inhibited = (7UL << 60) | 0x2;	/* MINH|SINH|UINH, instret */
-	unsigned long before, after;
-
-	if (!(hart_features.hpm_mask & (1UL << 3)) || !hart_features.has_sscofpmf)
-		return false;
-	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
-	csr_write(CSR_MHPMEVENT3, all_modes_inhibited);
-	csr_write(CSR_MHPMCOUNTER3, 0);
-	before = csr_read(CSR_MHPMCOUNTER3);
-	csr_clear(CSR_MCOUNTINHIBIT, 1UL << 3);
-	for (volatile int i = 0; i < 64; i++)
-		;
-	csr_set(CSR_MCOUNTINHIBIT, 1UL << 3);
-	after = csr_read(CSR_MHPMCOUNTER3);
-	csr_write(CSR_MHPMEVENT3, 0);		/* QEMU: unmaps the event */
-	csr_write(CSR_MHPMCOUNTER3, 0);
-	return after - before > 32;
-}
-
-static void probe_features(void)
-{
-	bool ok;
-
-	csr_read_guarded(CSR_STIMECMP, &ok);
-	hart_features.has_sstc = ok;
-	csr_read_guarded(CSR_SCOUNTOVF, &ok);
-	hart_features.has_sscofpmf = ok;
-	csr_read_guarded(CSR_MENVCFG, &ok);
-	hart_features.has_menvcfg = ok;
-	csr_read_guarded(CSR_MCOUNTINHIBIT, &ok);
-	hart_features.has_mcountinhibit = ok;
-	csr_read_guarded(CSR_MCYCLECFG, &ok);
-	hart_features.has_smcntrpmf = ok;
-	/* misa may read 0: the H extension is there if hstatus is */
-	csr_read_guarded(CSR_HSTATUS, &ok);
-	hart_features.has_h = ok;
-	hart_features.has_fp = misa_has('f') || misa_has('d');
-	probe_counters();
-	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
-	platform.has_sstc = hart_features.has_sstc;
-}
-
-/*
- * With the H extension, the traps a guest's hypervisor handles go to
- * HS-mode directly: ecalls from VS-mode (never SBI calls: a guest asks its
- * hypervisor), guest-page faults and virtual-instruction exceptions.
- */
-static unsigned long medeleg_hypervisor(void)
-{
-	return (1UL << CAUSE_VIRTUAL_SUPERVISOR_ECALL) | (1UL << CAUSE_FETCH_GUEST_PAGE_FAULT) |
-	       (1UL << CAUSE_LOAD_GUEST_PAGE_FAULT) | (1UL << CAUSE_VIRTUAL_INSTRUCTION) |
-	       (1UL << CAUSE_STORE_GUEST_PAGE_FAULT);
-}
-
-void hart_init_local(void)
-{
-	struct hart_scratch *me = this_hart();
-
-	csr_write(mie, MIP_MSIP);
-	csr_clear(mip, MIP_SSIP | MIP_STIP);
-	/* S-mode handles its own timer, software, external and counter-overflow irqs */
-	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP |
-			   (hart_features.has_sscofpmf ? MIP_LCOFIP : 0));
-	/* misaligned, access and illegal-instruction traps stay here: they are
-	 * firmware events of the PMU, and are forwarded after counting (S-mode
-	 * may take misaligned load/store itself: FWFT MISALIGNED_EXC_DELEG) */
-	csr_write(medeleg, (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
-			   (1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
-			   (1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT) |
-			   (hart_features.has_h ? medeleg_hypervisor() : 0));
-	if (hart_features.has_h)
-		csr_clear(mstatus, MSTATUS_MPV);	/* the next mret enters HS-mode */
-	sbi_fwft_hart_init();	/* FWFT: features to reset values (medeleg, menvcfg) */
-	csr_write(mcounteren, 0xffffffffUL);
-	/* programmable counters stop until the PMU starts them; cycle and instret run */
-	if (hart_features.has_mcountinhibit)
-		csr_write(CSR_MCOUNTINHIBIT, ~0x7UL & 0xffffffffUL);
-	if (hart_features.has_menvcfg && hart_features.has_sstc)
-		csr_set(CSR_MENVCFG, MENVCFG_STCE);
-	if (hart_features.has_fp) {
-		csr_clear(mstatus, MSTATUS_FS);
-		csr_set(mstatus, MSTATUS_FS_INITIAL);
-		csr_write(0x003, 0);	/* fcsr */
-	}
-	pmp_protect();
-	sbi_pmu_hart_init();
-	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
-	sbi_timer_hart_init();
-	if (platform.ops.ipi_clear)
-		platform.ops.ipi_clear(me->hartid);
 }
 
 static void print_extensions(void)
@@ -260,10 +98,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 {
 	struct fw_next next;
 
-	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++) {
-		hart_scratch[i].hartid = i;
-		hart_scratch[i].smode_frame = hart_stack_top(i) - TF_SIZE;
-	}
+	hart_scratch_init();
 	fw_next_stage(a0, a1, a2, &next);
 	platform.mem.fw_base = (unsigned long)_fw_start;
 	platform.mem.fw_size = fw_region_size();
@@ -275,7 +110,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: boot hart %lu is not in the devicetree; halting\n", a0);
 		halt();
 	}
-	probe_features();
+	hart_probe_features();
 	if (!platform.fdt_err)	/* never write into a tree that failed validation */
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 					  platform.mem.fw_size);
@@ -286,6 +121,8 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: next stage mode %lu is not supported (only S-mode)\n", next.mode);
 		halt();
 	}
+	sbi_ipi_init();		/* the IPI request handlers, before any IPI */
+	sbi_rfence_init();
 	hsm_init(a0);
 	hart_init_local();
 	wake_secondaries(a0);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* IPI extension "sPI", and the machine-level request mechanism under it. */
+/* IPI extension "sPI"; the request mechanism under it is lib/sbi/ipi.c. */
 #include <tally/fw_event.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
@@ -7,52 +7,16 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 
-/*
- * Ordering between the request word (normal memory) and the msip register
- * (I/O).  RVWMO orders memory accesses among themselves only: .rl on the
- * AMO orders what came before it, not the MMIO store after it, and the
- * receiver's MMIO clear is not ordered before its AMO either.  Without the
- * fences a hart could see msip before the request bit (and find nothing),
- * or clear an msip raised for a request its exchange has already missed:
- * an IPI, and a remote fence waiting on it, would be lost.
- */
-void sbi_ipi_raise(unsigned long hartid, unsigned long what)
+/* The target's side of IPI_SMODE (registered by sbi_ipi_init). */
+static void ipi_smode_receive(void)
 {
-	__atomic_fetch_or(&hart_scratch[hartid].ipi_pending, what, __ATOMIC_RELEASE);
-	__asm__ __volatile__("fence rw, o" ::: "memory");	/* request, then msip */
-	platform.ops.ipi_send(hartid);
+	fw_event(FW_EV_IPI_RECEIVED);
+	csr_set(mip, MIP_SSIP);
 }
 
-void sbi_ipi_process(void)
+void sbi_ipi_init(void)
 {
-	struct hart_scratch *me = this_hart();
-	unsigned long pending;
-
-	/* clear first: a request set after the exchange below raises it again */
-	platform.ops.ipi_clear(me->hartid);
-	__asm__ __volatile__("fence o, rw" ::: "memory");	/* msip clear, then exchange */
-	pending = __atomic_exchange_n(&me->ipi_pending, 0, __ATOMIC_ACQUIRE);
-	if (pending & IPI_SMODE) {
-		fw_event(FW_EV_IPI_RECEIVED);
-		csr_set(mip, MIP_SSIP);
-	}
-	if (pending & IPI_RFENCE)
-		sbi_rfence_process();
-}
-
-void sbi_ipi_poll(void)
-{
-	if (!(csr_read(mip) & MIP_MSIP))
-		return;
-	sbi_ipi_process();
-	/*
-	 * SSE: an event another hart made due here is delivered on the way
-	 * out of a trap; inside this ecall there is none, so trap again
-	 * once back in S-mode (a stopped hart waiting for its start has no
-	 * S-mode to go back to).
-	 */
-	if (this_hart()->sse.pending && hsm_hart_interruptible(this_hartid()))
-		platform.ops.ipi_send(this_hartid());
+	sbi_ipi_register(IPI_SMODE, ipi_smode_receive);
 }
 
 static struct sbiret ipi_send(unsigned long mask, unsigned long base)

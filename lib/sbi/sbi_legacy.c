@@ -12,12 +12,6 @@
 #include <tally/timer.h>
 #include <tally/trap.h>
 
-struct sbiret sbi_ipi_send_many(unsigned long mask, unsigned long base);
-struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
-			      const struct rfence_request *r);
-struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);
-unsigned long smode_load_ulong(unsigned long vaddr);
-
 /* A NULL mask pointer means every hart. */
 static bool legacy_read_mask(unsigned long vaddr, unsigned long *mask, unsigned long *base)
 {

@@ -14,9 +14,6 @@
 #include <tally/sbi_pmu.h>
 #include <tally/string.h>
 
-#define CSR_MHPMCOUNTER_BASE	0xB00	/* mcycle, -, minstret, mhpmcounter3.. */
-#define CSR_MHPMEVENT_BASE	0x320	/* mcountinhibit, mcyclecfg, minstretcfg, mhpmevent3.. */
-
 /*
  * CSR numbers are instruction immediates, so a run-time index becomes a
  * switch over the 32 possible counters.

@@ -17,9 +17,6 @@
 /* Beyond this many pages a full flush is cheaper than page-by-page. */
 #define RFENCE_MAX_PAGES	64
 #define PAGE_SIZE		4096UL
-#define CSR_HGATP		0x680
-#define HGATP_VMID_SHIFT	44
-#define HGATP_VMID_MASK		(0x3FFFUL << HGATP_VMID_SHIFT)
 
 static bool range_is_everything(unsigned long start, unsigned long size)
 {
@@ -28,28 +25,28 @@ static bool range_is_everything(unsigned long start, unsigned long size)
 }
 
 /*
- * hfence.vvma / hfence.gvma are spelt with .insn: not every assembler knows
- * them.  rs2 = x0 fences every ASID (VMID); rs2 = a register holding 0 would
- * fence ASID (VMID) 0 only, so the "all" forms have their own helpers.
+ * hfence.vvma / hfence.gvma (INSN_HFENCE_*, riscv.h): rs2 = x0 fences
+ * every ASID (VMID); rs2 = a register holding 0 would fence ASID (VMID) 0
+ * only, so the "all" forms have their own helpers.
  */
 static inline void hfence_vvma(unsigned long va, unsigned long asid)
 {
-	__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, %0, %1" :: "r"(va), "r"(asid) : "memory");
+	__asm__ __volatile__(INSN_HFENCE_VVMA "%0, %1" :: "r"(va), "r"(asid) : "memory");
 }
 
 static inline void hfence_vvma_all_asids(unsigned long va)
 {
-	__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, %0, x0" :: "r"(va) : "memory");
+	__asm__ __volatile__(INSN_HFENCE_VVMA "%0, x0" :: "r"(va) : "memory");
 }
 
 static inline void hfence_gvma(unsigned long gpa_shifted, unsigned long vmid)
 {
-	__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, %0, %1" :: "r"(gpa_shifted), "r"(vmid) : "memory");
+	__asm__ __volatile__(INSN_HFENCE_GVMA "%0, %1" :: "r"(gpa_shifted), "r"(vmid) : "memory");
 }
 
 static inline void hfence_gvma_all_vmids(unsigned long gpa_shifted)
 {
-	__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, %0, x0" :: "r"(gpa_shifted) : "memory");
+	__asm__ __volatile__(INSN_HFENCE_GVMA "%0, x0" :: "r"(gpa_shifted) : "memory");
 }
 
 static void local_sfence(const struct rfence_request *r, bool use_asid)
@@ -75,9 +72,9 @@ static void local_hfence_gvma(const struct rfence_request *r, bool use_vmid)
 
 	if (range_is_everything(r->start, r->size)) {
 		if (use_vmid)
-			__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, x0, %0" :: "r"(vmid) : "memory");
+			__asm__ __volatile__(INSN_HFENCE_GVMA "x0, %0" :: "r"(vmid) : "memory");
 		else
-			__asm__ __volatile__(".insn r 0x73, 0, 0x31, x0, x0, x0" ::: "memory");
+			__asm__ __volatile__(INSN_HFENCE_GVMA "x0, x0" ::: "memory");
 		return;
 	}
 	for (unsigned long gpa = r->start; gpa - r->start < r->size; gpa += PAGE_SIZE) {
@@ -96,9 +93,9 @@ static void local_hfence_vvma(const struct rfence_request *r, bool use_asid,
 
 	if (range_is_everything(r->start, r->size)) {
 		if (use_asid)
-			__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, x0, %0" :: "r"(r->asid) : "memory");
+			__asm__ __volatile__(INSN_HFENCE_VVMA "x0, %0" :: "r"(r->asid) : "memory");
 		else
-			__asm__ __volatile__(".insn r 0x73, 0, 0x11, x0, x0, x0" ::: "memory");
+			__asm__ __volatile__(INSN_HFENCE_VVMA "x0, x0" ::: "memory");
 	} else {
 		for (unsigned long va = r->start; va - r->start < r->size; va += PAGE_SIZE) {
 			if (use_asid)
@@ -155,13 +152,19 @@ static void rfence_local(const struct rfence_request *r, unsigned long vmid)
 	}
 }
 
-void sbi_rfence_process(void)
+/* The target's side of IPI_RFENCE (registered by sbi_rfence_init). */
+static void rfence_receive(void)
 {
 	struct hart_scratch *me = this_hart();
 
 	fw_event(rfence_kinds[me->rfence.type].received_event);
 	rfence_local(&me->rfence, me->rfence.vmid);
 	__atomic_store_n(&me->rfence_done, 1, __ATOMIC_RELEASE);
+}
+
+void sbi_rfence_init(void)
+{
+	sbi_ipi_register(IPI_RFENCE, rfence_receive);
 }
 
 static void rfence_remote(unsigned long hartid, const struct rfence_request *r)

@@ -35,11 +35,6 @@
 #include <tally/string.h>
 #include <tally/trap.h>
 
-#define CSR_HSTATUS		0x600
-#define HSTATUS_SPV		(1UL << 7)
-#define HSTATUS_SPVP		(1UL << 8)
-#define MSTATUS_MPV		(1UL << 39)
-
 struct sse_event {
 	uint32_t id;
 	bool global;

@@ -10,6 +10,7 @@
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_validate.h>
 #include <tally/platform.h>
+#include <tally/riscv.h>
 
 struct platform platform;
 static char model[64];	/* copied: the devicetree moves when it is fixed up */
@@ -147,15 +148,15 @@ static void ipi_timer_setup(const void *fdt)
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
 		/* SiFive CLINT: msip at 0, mtimecmp at 0x4000, mtime at 0xbff8 */
-		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
-		for_each_hart_context(fdt, node, 7, base + 0x4000, 8, mtimer_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, 4, mswi_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_TIMER, base + 0x4000, 8, mtimer_add_hart);
 		mtimer_set_mtime(base + 0xbff8);
 		platform.ipi_name = platform.timer_name = "clint";
 	}
 	node = fdt_find_compatible(fdt, mswi_compat);
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
-		for_each_hart_context(fdt, node, 3, base, 4, mswi_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, 4, mswi_add_hart);
 		platform.ipi_name = "aclint-mswi";
 	}
 	node = fdt_find_compatible(fdt, mtimer_compat);
@@ -165,7 +166,7 @@ static void ipi_timer_setup(const void *fdt)
 		mmode_device(fdt, node, 0);
 		mmode_device(fdt, node, 1);
 		mtimer_set_mtime(base);
-		for_each_hart_context(fdt, node, 7, base2, 8, mtimer_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_TIMER, base2, 8, mtimer_add_hart);
 		platform.timer_name = "aclint-mtimer";
 	}
 	if (platform.ipi_name) {
