@@ -321,6 +321,15 @@ static inline void pmu_fw_event(struct pmu_hart *h, unsigned int code)
 		pmu_fw_count(h, ctrs);
 }
 
+/* Whether pmu_fw_event(h, code) would count (a counter of it runs). */
+static inline bool pmu_fw_event_pending(const struct pmu_hart *h,
+					unsigned int code)
+{
+	unsigned int slot = pmu_fw_slot_of(code);
+
+	return slot < PMU_FW_SLOT_PLATFORM && h->fw_slot_ctrs[slot] != 0;
+}
+
 /* A board's SBI_PMU_FW_PLATFORM event with this encoding happened. */
 static inline void pmu_fw_platform_event(struct pmu_hart *h,
 					 uint64_t event_data)
