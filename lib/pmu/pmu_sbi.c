@@ -15,6 +15,9 @@
 #include <limits.h>
 #include "pmu_internal.h"
 
+/* The FID functions stay out of line: see pmu_sbi_call(). */
+#define PMU_SBI_FN	__attribute__((noinline))
+
 static struct sbiret ok(unsigned long value)
 {
 	return (struct sbiret){ SBI_SUCCESS, value };
@@ -58,12 +61,12 @@ static long counter_set(const struct pmu_hart *h, unsigned long base,
 
 /* ---- FID 0, 1 ----------------------------------------------------------- */
 
-struct sbiret pmu_sbi_num_counters(struct pmu_hart *h)
+PMU_SBI_FN struct sbiret pmu_sbi_num_counters(struct pmu_hart *h)
 {
 	return ok(pmu_total(h));
 }
 
-struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
 				       unsigned long counter_idx)
 {
 	unsigned long width;
@@ -154,7 +157,7 @@ static void configure(struct pmu_hart *h, unsigned int idx,
 		pmu_counters_start(h, BIT64(idx));
 }
 
-struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 					      unsigned long counter_idx_base,
 					      unsigned long counter_idx_mask,
 					      unsigned long config_flags,
@@ -200,7 +203,7 @@ struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 
 /* ---- FID 3, 4 ----------------------------------------------------------- */
 
-struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 				    unsigned long counter_idx_base,
 				    unsigned long counter_idx_mask,
 				    unsigned long start_flags,
@@ -240,7 +243,7 @@ struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	return ok(0);
 }
 
-struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 				   unsigned long counter_idx_base,
 				   unsigned long counter_idx_mask,
 				   unsigned long stop_flags)
@@ -279,7 +282,7 @@ static bool is_fw_counter(const struct pmu_hart *h, unsigned long idx)
 }
 
 /* Any firmware counter, configured or not, reads its current count. */
-struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
 				      unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
@@ -288,7 +291,7 @@ struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
 	return ok((unsigned long)h->counter[counter_idx].value);
 }
 
-struct sbiret pmu_sbi_counter_fw_read_hi(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read_hi(struct pmu_hart *h,
 					 unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
@@ -312,6 +315,12 @@ static uint64_t arg64(const unsigned long *args, unsigned int i)
 #endif
 }
 
+/*
+ * Each case is a tail call to its function, which returns in a0/a1 (kept
+ * out of line by PMU_SBI_FN): with any of them inlined here GCC builds the
+ * struct sbiret in a stack slot for every case and this decoder needs a
+ * frame, 8 instructions more for each call.
+ */
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *a)
 {
