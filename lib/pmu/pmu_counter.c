@@ -74,6 +74,28 @@ void pmu_counter_release(struct pmu_hart *h, unsigned int idx)
 		pmu_hw_release(h, idx);
 }
 
+static __attribute__((noinline)) void release_many(struct pmu_hart *h,
+						   uint64_t set)
+{
+	unsigned int idx;
+
+	for_each_bit(idx, set)
+		pmu_counter_release(h, idx);
+}
+
+/*
+ * counter_stop with RESET: release every counter of set (configured,
+ * stopped).  Linux resets its counters one by one: that case is a tail
+ * call, with no loop state kept in saved registers.
+ */
+void pmu_counters_release(struct pmu_hart *h, uint64_t set)
+{
+	if (set & (set - 1))
+		release_many(h, set);
+	else if (set)
+		pmu_counter_release(h, pmu_ctz64(set));
+}
+
 /* Nothing configured, nothing started, no shared memory. */
 void pmu_state_reset(struct pmu_hart *h)
 {

@@ -248,8 +248,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 				   unsigned long counter_idx_mask,
 				   unsigned long stop_flags)
 {
-	uint64_t set, running, bits;
-	unsigned int idx;
+	uint64_t set, running;
 	long rc;
 
 	if (stop_flags & ~SBI_PMU_STOP_FLAGS_ALL)
@@ -264,11 +263,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	pmu_counters_stop(h, running);
 	if (stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)
 		pmu_snapshot_save(h, counter_idx_base, set);
-	if (stop_flags & SBI_PMU_STOP_FLAG_RESET) {
-		bits = set & h->configured;
-		for_each_bit(idx, bits)
-			pmu_counter_release(h, idx);
-	}
+	if (stop_flags & SBI_PMU_STOP_FLAG_RESET)
+		pmu_counters_release(h, set & h->configured);
 	if (set != running)
 		return err(SBI_ERR_ALREADY_STOPPED);
 	return ok(0);
