@@ -11,13 +11,6 @@ static bool is_hw(const struct pmu_hart *h, unsigned int idx)
 	return idx < h->nr_hw;
 }
 
-uint64_t pmu_counter_read(const struct pmu_hart *h, unsigned int idx)
-{
-	if (is_hw(h, idx))
-		return h->ops->counter_read(h->ops_ctx, idx);
-	return h->counter[idx].value;
-}
-
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value)
 {
 	if (is_hw(h, idx))

@@ -140,7 +140,6 @@ static inline uint64_t pmu_hw_of_armed(const struct pmu_hart *h)
 void pmu_hw_reprogram(struct pmu_hart *h);
 
 /* pmu_counter.c: logical counter state shared by the calls */
-uint64_t pmu_counter_read(const struct pmu_hart *h, unsigned int idx);
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
 void pmu_counters_start(struct pmu_hart *h, uint64_t set);
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set);

@@ -119,8 +119,8 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
  * counter_values[idx - base]; returns its bit of the overflow bitmap
  * (idx - base), 0 if its OF is clear or not real, and with only = true
  * also writes that as the whole bitmap (the set's only counter).  The
- * hooks are called directly (as pmu_hw_overflowed and pmu_counter_read
- * would), OF first, so that little state lives across the calls.
+ * hooks are called directly, OF first, so that little state lives across
+ * the calls.
  */
 static __attribute__((noinline)) uint64_t
 save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,

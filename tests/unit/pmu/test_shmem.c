@@ -174,6 +174,15 @@ static void test_snapshot(void)
 	      "... still saves its value; no overflow since its start");
 	CHECK(f.sim.mem_maps == 0,
 	      "snapshot loads and saves never map the page again");
+	/* a set with no configured counter: only the bitmap is written (0) */
+	fx_stop(&f, 6, 1, SBI_PMU_STOP_FLAG_RESET);
+	sim_mem_fill(&f.sim, 0xEE);
+	CHECK_ERR(fx_stop(&f, 6, 1, SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT),
+		  SBI_ERR_ALREADY_STOPPED,
+		  "TAKE_SNAPSHOT on an unconfigured counter: ALREADY_STOPPED");
+	CHECK(!(f.h.configured & BIT(6)) && sim_mem_get64(&f.sim, SNAP) == 0 &&
+	      sim_mem_get64(&f.sim, VAL(0)) == 0xEEEEEEEEEEEEEEEEULL,
+	      "... the overflow bitmap written as 0, no value slot written");
 
 	/* the memory is per hart */
 	fx_setup(&g, NULL);
