@@ -135,8 +135,8 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
 
 	if (!hw_set)
 		return;
-	h->of_armed |= (uint32_t)prog;
 	if (h->caps.sscofpmf) {
+		h->of_armed |= (uint32_t)prog;	/* only here is OF real */
 		for_each_bit(idx, prog)
 			event_write(h, idx, h->counter[idx].evsel);
 	}

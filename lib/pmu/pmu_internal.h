@@ -134,8 +134,7 @@ bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
  */
 static inline uint64_t pmu_hw_of_armed(const struct pmu_hart *h)
 {
-	return h->caps.sscofpmf ?
-	       h->of_armed & pmu_hw_mask(h) & ~FIXED_COUNTERS : 0;
+	return h->of_armed;
 }
 void pmu_hw_reprogram(struct pmu_hart *h);
 

@@ -118,32 +118,41 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
  * One counter of TAKE_SNAPSHOT (stopped): its value into
  * counter_values[idx - base]; returns its bit of the overflow bitmap
  * (idx - base), 0 if its OF is clear or not real, and with only = true
- * also writes that as the whole bitmap (the set's only counter).  The
- * hooks are called directly, OF first, so that little state lives across
- * the calls.
+ * also writes that as the whole bitmap (the set's only counter).
+ */
+static __attribute__((noinline)) uint64_t
+save_fw_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+		bool only)
+{
+	volatile uint64_t *snap = snapshot_words(h);
+
+	snap[1 + (idx - base)] = le64(h->counter[idx].value);
+	if (only)
+		snap[0] = 0;		/* a firmware counter has no OF */
+	return 0;
+}
+
+/*
+ * The hardware counters call the hooks themselves, OF first and the
+ * bitmap written before the counter read, so that little state lives
+ * across the calls (the firmware counters are out of line for the same
+ * reason).
  */
 static __attribute__((noinline)) uint64_t
 save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
 	     bool only)
 {
-	volatile uint64_t *snap;
-	uint64_t value, of = 0;
-	bool overflowed = false;
+	uint64_t of = 0;
 
-	if (idx >= h->nr_hw) {		/* firmware counter: no OF */
-		value = h->counter[idx].value;
-	} else {
-		overflowed = (pmu_hw_of_armed(h) & BIT64(idx)) &&
-			     (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF);
-		value = h->ops->counter_read(h->ops_ctx, idx);
-	}
-	/* the stores after the calls: nothing but h, base, idx kept */
-	snap = snapshot_words(h);
-	snap[1 + (idx - base)] = le64(value);
-	if (overflowed)
+	if (idx >= h->nr_hw)
+		return save_fw_counter(h, base, idx, only);
+	if ((pmu_hw_of_armed(h) & BIT64(idx)) &&
+	    (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF))
 		of = BIT64(idx - base);
 	if (only)
-		snap[0] = le64(of);
+		snapshot_words(h)[0] = le64(of);
+	snapshot_words(h)[1 + (idx - base)] =
+		le64(h->ops->counter_read(h->ops_ctx, idx));
 	return of;
 }
 
