@@ -73,7 +73,10 @@ FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
-BASE_CFLAGS	:= $(ARCH_FLAGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
+# No firmware C code uses t3-t6, so the ecall path of the trap entry
+# (firmware/fw_base.S) need not save and restore them: 8 instructions a call.
+FIXED_REGS	:= -ffixed-t3 -ffixed-t4 -ffixed-t5 -ffixed-t6
+BASE_CFLAGS	:= $(ARCH_FLAGS) $(FIXED_REGS) -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdlib \
 		   -fno-stack-protector -fno-pic -fno-common -ffunction-sections -fdata-sections \
 		   -Iinclude -Ilib/fdt/freestanding -I$(LIBFDT_SRC) $(FW_DEFINES)
 CFLAGS_FW	:= $(BASE_CFLAGS) -Wall -Wextra -Wmissing-prototypes -Werror
@@ -108,18 +111,25 @@ $(LIBFDT_SRC)/.extracted: $(LINUX_SOURCE)
 		$(addprefix linux-source-6.1/scripts/dtc/libfdt/,$(LIBFDT_FILES))
 	@touch $@
 
-$(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted
+$(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC      libfdt/$*.c"
 	@$(CC) $(CFLAGS_LIBFDT) -MMD -MP -c $(LIBFDT_SRC)/$*.c -o $@
 
 # --- Tally's own objects ------------------------------------------------------
-$(OBJ_DIR)/%.o: %.c $(LIBFDT_SRC)/.extracted
+# Every object is rebuilt when the compiler flags change: fw_base.S relies on
+# FIXED_REGS being in force in every C object.
+FLAGS_STAMP	:= $(OBJ_DIR)/.cflags
+$(shell mkdir -p $(OBJ_DIR) && echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' | \
+	cmp -s - $(FLAGS_STAMP) 2>/dev/null || \
+	echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' > $(FLAGS_STAMP))
+
+$(OBJ_DIR)/%.o: %.c $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@
 
-$(OBJ_DIR)/%.o: %.S
+$(OBJ_DIR)/%.o: %.S $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@

@@ -52,7 +52,7 @@ DEFAULT_CALLS = [
 CATEGORIES = [
     ("trap entry/exit", [r"<ecall>", r"_trap_entry"]),
     ("dispatch", [r"sbi_ecall_handle", r"[a-z]+_handle", r"pmu_sbi_call"]),
-    ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_check",
+    ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_map",
                     r"pmu_filter_capable.*", r"sbi_ext_available"]),
     ("lookup", [r"pmu_event_match.*", r"event_match", r"hw_event_counters.*", r"raw_event_counters.*",
                 r"fw_event_match.*", r"board_counters.*", r"pmu_map_.*",
@@ -60,7 +60,7 @@ CATEGORIES = [
     ("CSR access", [r"csr_.*", r"pmu_counter_read", r"pmu_counter_write",
                     r"pmu_hw_.*", r"pmu_counters_(start|stop)"]),
     ("shared memory", [r"smode_shmem_(read|write)", r"memcpy", r"memmove", r"copy_(up|down)",
-                       r"pmu_snapshot_(load|save)"]),
+                       r"pmu_snapshot_(value|save)", r"save_(counter|many)"]),
 ]
 CATEGORY_NAMES = [c for c, _ in CATEGORIES] + ["handler"]
 

@@ -131,16 +131,21 @@ hart_map_lottery:
  *
  * An ecall from S-mode (mcause 9, which no trap from M-mode can have) takes
  * the short path: a frame at the top of the hart's stack with only what
- * the C code may clobber (ra, t0-t6, a0-a7) plus sp and tp, mepc stepped
+ * the C code may clobber (ra, t0-t2, a0-a7) plus sp and tp, mepc stepped
  * past the ecall in place, and sbi_ecall_handle() called directly; its
  * struct sbiret comes back in a0/a1, which is what S-mode gets.  s0-s11 and
- * gp are preserved by the C code (nothing in the firmware writes gp).
+ * gp are preserved by the C code (nothing in the firmware writes gp), and
+ * so are t3-t6: the Makefile compiles every C file with -ffixed-t3..t6
+ * (FIXED_REGS), so no C code uses them.  Assembly called from C must not
+ * use them either (this file's own code only uses t0-t2).
  * mstatus is neither saved nor restored: nothing the firmware does while
  * serving an ecall changes it (smode_load_ulong, the one M-mode trap that
  * can happen meanwhile, puts back the mstatus and mepc it overwrites), so
  * mret finds MPP = S and MPIE as the ecall left them.
  *
- * Every other trap saves the full frame (mepc, mstatus and gp too) and goes
+ * Every other trap saves the full frame (mepc, mstatus, gp and t3-t6 too:
+ * illegal-instruction and misaligned emulation read and write any register
+ * through the frame, the register dump shows them) and goes
  * to trap_handler().  Traps from S/U-mode get a fresh frame at the top of
  * the hart's stack; traps from M-mode push a frame on the current stack and
  * also save s0-s11, for the register dump.  mepc comes back from the frame
@@ -148,7 +153,7 @@ hart_map_lottery:
  * writes the CSR itself).
  */
 /*
- * What every trap path saves: the registers C code may clobber (ra, t0-t6,
+ * What every trap path saves: the registers C code may clobber (ra, t0-t2,
  * a0-a7) and the interrupted tp, into the frame at sp.  On entry t0 is in
  * the scratch's tmp0 and tp holds the scratch (swapped with mscratch).
  */
@@ -164,10 +169,6 @@ hart_map_lottery:
 	REG_S	a5, TF_REG(15)(sp)
 	REG_S	a6, TF_REG(16)(sp)
 	REG_S	a7, TF_REG(17)(sp)
-	REG_S	t3, TF_REG(28)(sp)
-	REG_S	t4, TF_REG(29)(sp)
-	REG_S	t5, TF_REG(30)(sp)
-	REG_S	t6, TF_REG(31)(sp)
 	REG_L	t0, SCRATCH_TMP0(tp)
 	REG_S	t0, TF_REG(5)(sp)
 	csrrw	t0, mscratch, tp	/* mscratch = scratch again; t0 = old tp */
@@ -187,10 +188,6 @@ hart_map_lottery:
 	REG_L	a5, TF_REG(15)(sp)
 	REG_L	a6, TF_REG(16)(sp)
 	REG_L	a7, TF_REG(17)(sp)
-	REG_L	t3, TF_REG(28)(sp)
-	REG_L	t4, TF_REG(29)(sp)
-	REG_L	t5, TF_REG(30)(sp)
-	REG_L	t6, TF_REG(31)(sp)
 .endm
 
 	.section .text
@@ -248,6 +245,10 @@ _trap_entry:
 	REG_S	sp, TF_REG(2)(t0)
 	mv	sp, t0
 	REG_S	gp, TF_REG(3)(sp)
+	REG_S	t3, TF_REG(28)(sp)	/* C keeps them (FIXED_REGS); for the frame */
+	REG_S	t4, TF_REG(29)(sp)
+	REG_S	t5, TF_REG(30)(sp)
+	REG_S	t6, TF_REG(31)(sp)
 	SAVE_CLOBBERED
 	csrr	t0, mepc
 	REG_S	t0, TF_MEPC(sp)
@@ -260,6 +261,10 @@ _trap_entry:
 	REG_L	t0, TF_MEPC(sp)
 	csrw	mepc, t0
 	REG_L	gp, TF_REG(3)(sp)
+	REG_L	t3, TF_REG(28)(sp)	/* an emulated instruction may write them */
+	REG_L	t4, TF_REG(29)(sp)
+	REG_L	t5, TF_REG(30)(sp)
+	REG_L	t6, TF_REG(31)(sp)
 	REG_L	a0, TF_REG(10)(sp)
 	REG_L	a1, TF_REG(11)(sp)
 	RESTORE_CLOBBERED_BUT_A0_A1

@@ -45,4 +45,10 @@ static inline void fw_event(unsigned int code)
 	pmu_fw_event(&this_hart()->pmu, code);
 }
 
+/* Whether fw_event(code) would count anything (a counter of it runs). */
+static inline bool fw_event_pending(unsigned int code)
+{
+	return pmu_fw_event_pending(&this_hart()->pmu, code);
+}
+
 #endif

@@ -63,13 +63,16 @@
  * All values are 64-bit: on RV32 the embedder splits them over the ...h
  * CSRs.
  *
- * The shared-memory hooks are optional (NULL: FIDs 7 and 8 answer
+ * The shared-memory hook is optional (NULL: FIDs 7 and 8 answer
  * SBI_ERR_NOT_SUPPORTED).  addr is an S-mode physical address.
- * shmem_check returns SBI_SUCCESS if S-mode may read and write
- * [addr, addr + size) (and the range does not wrap), else
- * SBI_ERR_INVALID_ADDRESS; read/write copy bytes and return SBI_SUCCESS or
- * an SBI error.  Multi-byte fields in the shared memory are little-endian;
- * the library encodes them itself.
+ * shmem_map returns NULL unless S-mode may read and write all of
+ * [addr, addr + size) (and the range does not wrap); else the address at
+ * which the library reads and writes that range directly, which must stay
+ * valid while the hart runs (the firmware: addr itself, M-mode sees
+ * physical memory).  The library checks a range once and then makes plain
+ * aligned loads and stores: the snapshot page at snapshot_set_shmem, the
+ * event_get_info array at each call.  Multi-byte fields in the shared
+ * memory are little-endian; the library encodes them itself.
  */
 struct pmu_hart_ops {
 	uint64_t (*counter_read)(void *ctx, unsigned int idx);
@@ -78,10 +81,7 @@ struct pmu_hart_ops {
 	void (*event_write)(void *ctx, unsigned int idx, uint64_t value);
 	void (*inhibit_set)(void *ctx, uint32_t mask);
 	void (*inhibit_clear)(void *ctx, uint32_t mask);
-	long (*shmem_check)(void *ctx, uint64_t addr, uint64_t size);
-	long (*shmem_read)(void *ctx, uint64_t addr, void *buf, size_t size);
-	long (*shmem_write)(void *ctx, uint64_t addr, const void *buf,
-			    size_t size);
+	void *(*shmem_map)(void *ctx, uint64_t addr, uint64_t size);
 };
 
 /*
@@ -178,13 +178,21 @@ struct pmu_hart {
 	uint64_t valid;		/* every valid logical counter */
 	uint64_t configured;	/* logical counters with an event */
 	uint64_t started;	/* logical counters counting */
-	uint32_t of_armed;	/* hw: started since configured, OF is real */
+	uint32_t of_armed;	/* programmable counters started since configured
+				   on a Sscofpmf hart: their OF is real */
 	uint32_t saved;		/* hw values saved by pmu_hart_suspend */
 	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
 	/* started firmware counters per slot, bit j = counter nr_hw + j */
 	uint32_t fw_slot_ctrs[PMU_FW_SLOT_COUNT];
+	/*
+	 * Bit s: the event of slot s of the map's direct table (the spec's
+	 * hardware and cache events) matches a counter of this hart, as
+	 * pmu_event_match answers; set by pmu_hart_init (event_get_info).
+	 */
+	uint64_t direct_supported[(PMU_MAP_DIRECT + 63) / 64];
 	bool shmem_enabled;
-	uint64_t shmem_addr;
+	uint64_t shmem_addr;	/* the snapshot page, as S-mode gave it */
+	void *shmem;		/* ... and as shmem_map gave it */
 	struct pmu_counter counter[PMU_COUNTERS_MAX];
 };
 
@@ -318,6 +326,15 @@ static inline void pmu_fw_event(struct pmu_hart *h, unsigned int code)
 	ctrs = h->fw_slot_ctrs[slot];
 	if (__builtin_expect(ctrs != 0, 0))
 		pmu_fw_count(h, ctrs);
+}
+
+/* Whether pmu_fw_event(h, code) would count (a counter of it runs). */
+static inline bool pmu_fw_event_pending(const struct pmu_hart *h,
+					unsigned int code)
+{
+	unsigned int slot = pmu_fw_slot_of(code);
+
+	return slot < PMU_FW_SLOT_PLATFORM && h->fw_slot_ctrs[slot] != 0;
 }
 
 /* A board's SBI_PMU_FW_PLATFORM event with this encoding happened. */

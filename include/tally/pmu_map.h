@@ -175,18 +175,26 @@ uint32_t pmu_map_raw_counters(const struct pmu_map *map, uint64_t selector);
  * other event (ask pmu_map_hw_counters()).  Inline: it is the per-entry
  * cost of event_get_info.
  */
-static inline const struct pmu_map_direct *
-pmu_map_direct_entry(const struct pmu_map *map, uint32_t event_idx)
+/* The slot of the direct table for an event, PMU_MAP_DIRECT if none. */
+static inline unsigned int pmu_map_direct_slot(uint32_t event_idx)
 {
 	uint32_t type = event_idx >> 16, code = event_idx & 0xFFFF;
 
-	if (!map->frozen)
-		return 0;
 	if (type == 0 && code < PMU_MAP_DIRECT_HW)		/* hardware */
-		return &map->direct[code];
+		return code;
 	if (type == 1 && code < PMU_MAP_DIRECT_CACHE)		/* cache */
-		return &map->direct[PMU_MAP_DIRECT_HW + code];
-	return 0;
+		return PMU_MAP_DIRECT_HW + code;
+	return PMU_MAP_DIRECT;
+}
+
+static inline const struct pmu_map_direct *
+pmu_map_direct_entry(const struct pmu_map *map, uint32_t event_idx)
+{
+	unsigned int slot = pmu_map_direct_slot(event_idx);
+
+	if (!map->frozen || slot >= PMU_MAP_DIRECT)
+		return 0;
+	return &map->direct[slot];
 }
 
 /*

@@ -65,6 +65,8 @@ extern const unsigned long sbi_extension_count;
 const struct sbi_extension *sbi_ext_find(unsigned long eid);
 /* Asks each extension's available() once; cold boot, before S-mode runs. */
 void sbi_ecall_init(void);
+/* The slots the ecall path's lookup of eid reads (1: no collision); tests. */
+unsigned int sbi_ecall_lookup_slots(unsigned long eid);
 /* Whether the machine has eid: the answer of sbi_ecall_init() (banner). */
 bool sbi_ext_available(unsigned long eid);
 /* What probe_extension reports on the calling hart: available here too. */

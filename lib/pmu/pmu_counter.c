@@ -11,13 +11,6 @@ static bool is_hw(const struct pmu_hart *h, unsigned int idx)
 	return idx < h->nr_hw;
 }
 
-uint64_t pmu_counter_read(const struct pmu_hart *h, unsigned int idx)
-{
-	if (is_hw(h, idx))
-		return h->ops->counter_read(h->ops_ctx, idx);
-	return h->counter[idx].value;
-}
-
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value)
 {
 	if (is_hw(h, idx))
@@ -74,6 +67,28 @@ void pmu_counter_release(struct pmu_hart *h, unsigned int idx)
 		pmu_hw_release(h, idx);
 }
 
+static __attribute__((noinline)) void release_many(struct pmu_hart *h,
+						   uint64_t set)
+{
+	unsigned int idx;
+
+	for_each_bit(idx, set)
+		pmu_counter_release(h, idx);
+}
+
+/*
+ * counter_stop with RESET: release every counter of set (configured,
+ * stopped).  Linux resets its counters one by one: that case is a tail
+ * call, with no loop state kept in saved registers.
+ */
+void pmu_counters_release(struct pmu_hart *h, uint64_t set)
+{
+	if (set & (set - 1))
+		release_many(h, set);
+	else if (set)
+		pmu_counter_release(h, pmu_ctz64(set));
+}
+
 /* Nothing configured, nothing started, no shared memory. */
 void pmu_state_reset(struct pmu_hart *h)
 {
@@ -92,6 +107,7 @@ void pmu_state_reset(struct pmu_hart *h)
 	h->saved_of = 0;
 	h->shmem_enabled = false;
 	h->shmem_addr = 0;
+	h->shmem = NULL;
 }
 
 /*

@@ -159,6 +159,41 @@ bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 	return event_match(h, event_idx, event_data, m);
 }
 
+/*
+ * The direct table's events (type 0 codes below PMU_MAP_DIRECT_HW, type 1
+ * below PMU_MAP_DIRECT_CACHE), asked once per hart init: their answer
+ * depends only on the frozen map, the board hook and the hart's counters,
+ * none of which changes until the next init.  event_data is 0: types 0
+ * and 1 ignore it.
+ */
+void pmu_event_supported_init(struct pmu_hart *h)
+{
+	struct pmu_match m;
+	unsigned int slot;
+
+	for (slot = 0; slot < PMU_MAP_DIRECT; slot++) {
+		uint32_t event_idx = slot < PMU_MAP_DIRECT_HW ?
+			SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_HW, slot) :
+			SBI_PMU_EVENT_IDX(SBI_PMU_EVENT_TYPE_CACHE,
+					  slot - PMU_MAP_DIRECT_HW);
+		uint64_t bit = BIT64(slot % 64);
+
+		if (pmu_event_match(h, event_idx, 0, &m))
+			h->direct_supported[slot / 64] |= bit;
+		else
+			h->direct_supported[slot / 64] &= ~bit;
+	}
+}
+
+/* Every other event: the matcher itself. */
+bool pmu_event_supported_slow(const struct pmu_hart *h,
+			      unsigned long event_idx, uint64_t event_data)
+{
+	struct pmu_match m;
+
+	return pmu_event_match(h, event_idx, event_data, &m);
+}
+
 /* Does this programmable counter ignore its mode filter for the selector? */
 static bool filter_ignored(const struct pmu_hart *h, uint64_t selector)
 {

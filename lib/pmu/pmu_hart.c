@@ -62,6 +62,7 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 		   ((((uint64_t)1 << PMU_FW_COUNTERS) - 1) << h->nr_hw);
 	pmu_state_reset(h);
 	pmu_hw_reset_all(h);
+	pmu_event_supported_init(h);
 	return SBI_SUCCESS;
 }
 
@@ -95,6 +96,7 @@ void pmu_hart_suspend(struct pmu_hart *h)
 	h->saved = (uint32_t)bits;
 	for_each_bit(idx, bits)
 		h->counter[idx].value = h->ops->counter_read(h->ops_ctx, idx);
+	of_bits &= pmu_hw_of_armed(h);
 	h->saved_of = 0;
 	for_each_bit(idx, of_bits)
 		if (pmu_hw_overflowed(h, idx))

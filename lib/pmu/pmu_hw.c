@@ -135,8 +135,8 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
 
 	if (!hw_set)
 		return;
-	h->of_armed |= (uint32_t)prog;
 	if (h->caps.sscofpmf) {
+		h->of_armed |= (uint32_t)prog;	/* only here is OF real */
 		for_each_bit(idx, prog)
 			event_write(h, idx, h->counter[idx].evsel);
 	}
@@ -149,12 +149,9 @@ void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 		h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw_set);
 }
 
-/* Only a started programmable counter on a Sscofpmf hart has a real OF. */
+/* OF of a counter of pmu_hw_of_armed(h): set since its start? */
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx)
 {
-	if (!h->caps.sscofpmf || idx >= h->nr_hw || pmu_is_fixed(idx) ||
-	    !(h->of_armed & BIT64(idx)))
-		return false;
 	return (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF) != 0;
 }
 

@@ -90,6 +90,31 @@ struct pmu_match {
 /* pmu_event.c: the one matcher behind config_matching and event_get_info */
 bool pmu_event_match(const struct pmu_hart *h, unsigned long event_idx,
 		     uint64_t event_data, struct pmu_match *m);
+void pmu_event_supported_init(struct pmu_hart *h);
+bool pmu_event_supported_slow(const struct pmu_hart *h,
+			      unsigned long event_idx, uint64_t event_data);
+
+/*
+ * event_get_info's question, per entry: does pmu_event_match find a
+ * counter of this hart for the event?  The spec's hardware and cache
+ * events: one bit of the answers pmu_hart_init took.  Firmware events
+ * but SBI_PMU_FW_PLATFORM: any firmware counter, as fw_event_match
+ * answers.  Others (raw, PLATFORM, unknown): the matcher.  event_idx
+ * has no bit above the 20 of the spec (event_get_info refused those).
+ */
+static inline bool pmu_event_supported(const struct pmu_hart *h,
+				       uint32_t event_idx, uint64_t event_data)
+{
+	unsigned int slot = pmu_map_direct_slot(event_idx);
+
+	if (slot < PMU_MAP_DIRECT)
+		return (h->direct_supported[slot / 64] >> (slot % 64)) & 1;
+	if (SBI_PMU_EVENT_TYPE(event_idx) == SBI_PMU_EVENT_TYPE_FW &&
+	    pmu_fw_slot_of(SBI_PMU_EVENT_CODE(event_idx)) <
+	    PMU_FW_SLOT_PLATFORM)
+		return pmu_fw_mask(h) != 0;
+	return pmu_event_supported_slow(h, event_idx, event_data);
+}
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 			    uint64_t selector, unsigned long cfg_flags);
 
@@ -101,20 +126,30 @@ void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
+
+/*
+ * The counters with a real OF bit: started programmable counters on a
+ * Sscofpmf hart (pmu_hw_start arms them; configure and release disarm).
+ * Ask pmu_hw_overflowed() only about these.
+ */
+static inline uint64_t pmu_hw_of_armed(const struct pmu_hart *h)
+{
+	return h->of_armed;
+}
 void pmu_hw_reprogram(struct pmu_hart *h);
 
 /* pmu_counter.c: logical counter state shared by the calls */
-uint64_t pmu_counter_read(const struct pmu_hart *h, unsigned int idx);
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
 void pmu_counters_start(struct pmu_hart *h, uint64_t set);
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set);
 void pmu_counter_release(struct pmu_hart *h, unsigned int idx);
+void pmu_counters_release(struct pmu_hart *h, uint64_t set);
 void pmu_state_reset(struct pmu_hart *h);
 
 /* pmu_shmem.c: snapshot shared memory (the caller checked shmem_enabled) */
-long pmu_snapshot_load(const struct pmu_hart *h, unsigned long base,
-		       uint64_t set, uint64_t values[PMU_COUNTERS_MAX]);
-long pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
+uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
+			    unsigned int idx);
+void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set);
 
 #endif

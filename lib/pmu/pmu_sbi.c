@@ -15,6 +15,9 @@
 #include <limits.h>
 #include "pmu_internal.h"
 
+/* The FID functions stay out of line: see pmu_sbi_call(). */
+#define PMU_SBI_FN	__attribute__((noinline))
+
 static struct sbiret ok(unsigned long value)
 {
 	return (struct sbiret){ SBI_SUCCESS, value };
@@ -58,12 +61,12 @@ static long counter_set(const struct pmu_hart *h, unsigned long base,
 
 /* ---- FID 0, 1 ----------------------------------------------------------- */
 
-struct sbiret pmu_sbi_num_counters(struct pmu_hart *h)
+PMU_SBI_FN struct sbiret pmu_sbi_num_counters(struct pmu_hart *h)
 {
 	return ok(pmu_total(h));
 }
 
-struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
 				       unsigned long counter_idx)
 {
 	unsigned long width;
@@ -154,7 +157,7 @@ static void configure(struct pmu_hart *h, unsigned int idx,
 		pmu_counters_start(h, BIT64(idx));
 }
 
-struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 					      unsigned long counter_idx_base,
 					      unsigned long counter_idx_mask,
 					      unsigned long config_flags,
@@ -200,7 +203,7 @@ struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 
 /* ---- FID 3, 4 ----------------------------------------------------------- */
 
-struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 				    unsigned long counter_idx_base,
 				    unsigned long counter_idx_mask,
 				    unsigned long start_flags,
@@ -209,7 +212,6 @@ struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	const unsigned long both = SBI_PMU_START_FLAG_SET_INIT_VALUE |
 				   SBI_PMU_START_FLAG_INIT_SNAPSHOT;
 	bool from_snapshot = start_flags & SBI_PMU_START_FLAG_INIT_SNAPSHOT;
-	uint64_t values[PMU_COUNTERS_MAX];
 	uint64_t set, bits;
 	unsigned int idx;
 	long rc;
@@ -227,16 +229,13 @@ struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 		return err(SBI_ERR_NO_SHMEM);
 	if (set & h->started)
 		return err(SBI_ERR_ALREADY_STARTED);
-	if (from_snapshot) {
-		rc = pmu_snapshot_load(h, counter_idx_base, set, values);
-		if (rc)
-			return err(rc);
-	}
 
+	/* the snapshot page was checked by set_shmem: its loads cannot fail */
 	bits = set;
 	for_each_bit(idx, bits) {
 		if (from_snapshot)
-			pmu_counter_write(h, idx, values[idx]);
+			pmu_counter_write(h, idx, pmu_snapshot_value(
+					  h, counter_idx_base, idx));
 		else if (start_flags & SBI_PMU_START_FLAG_SET_INIT_VALUE)
 			pmu_counter_write(h, idx, initial_value);
 	}
@@ -244,13 +243,12 @@ struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	return ok(0);
 }
 
-struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 				   unsigned long counter_idx_base,
 				   unsigned long counter_idx_mask,
 				   unsigned long stop_flags)
 {
-	uint64_t set, running, bits;
-	unsigned int idx;
+	uint64_t set, running;
 	long rc;
 
 	if (stop_flags & ~SBI_PMU_STOP_FLAGS_ALL)
@@ -264,14 +262,9 @@ struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	running = set & h->started;
 	pmu_counters_stop(h, running);
 	if (stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)
-		rc = pmu_snapshot_save(h, counter_idx_base, set);
-	if (stop_flags & SBI_PMU_STOP_FLAG_RESET) {
-		bits = set & h->configured;
-		for_each_bit(idx, bits)
-			pmu_counter_release(h, idx);
-	}
-	if (rc)
-		return err(rc);
+		pmu_snapshot_save(h, counter_idx_base, set);
+	if (stop_flags & SBI_PMU_STOP_FLAG_RESET)
+		pmu_counters_release(h, set & h->configured);
 	if (set != running)
 		return err(SBI_ERR_ALREADY_STOPPED);
 	return ok(0);
@@ -285,7 +278,7 @@ static bool is_fw_counter(const struct pmu_hart *h, unsigned long idx)
 }
 
 /* Any firmware counter, configured or not, reads its current count. */
-struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
 				      unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
@@ -294,7 +287,7 @@ struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
 	return ok((unsigned long)h->counter[counter_idx].value);
 }
 
-struct sbiret pmu_sbi_counter_fw_read_hi(struct pmu_hart *h,
+PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read_hi(struct pmu_hart *h,
 					 unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
@@ -318,6 +311,12 @@ static uint64_t arg64(const unsigned long *args, unsigned int i)
 #endif
 }
 
+/*
+ * Each case is a tail call to its function, which returns in a0/a1 (kept
+ * out of line by PMU_SBI_FN): with any of them inlined here GCC builds the
+ * struct sbiret in a stack slot for every case and this decoder needs a
+ * frame, 8 instructions more for each call.
+ */
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *a)
 {

@@ -2,21 +2,53 @@
 /*
  * The functions that use S-mode memory: snapshot_set_shmem (FID 7) with the
  * snapshot load/save of counter_start/counter_stop, and event_get_info
- * (FID 8).  All memory goes through the embedder's shmem hooks, which copy
- * bytes; the layouts are encoded here, little-endian.
+ * (FID 8).
+ *
+ * The embedder's shmem_map hook checks a whole range once (S-mode may read
+ * and write all of it) and gives the address at which the library reads
+ * and writes it; after that every field is one aligned load or store.  The
+ * snapshot page is checked once, by snapshot_set_shmem; the event_get_info
+ * array once per call.  The fields are little-endian (the spec's layout);
+ * S-mode memory is accessed through volatile pointers, so each field is
+ * read exactly once, where the code reads it, even if S-mode changes it
+ * meanwhile on another hart.
  *
  * The snapshot memory is touched only by counter_stop with TAKE_SNAPSHOT
- * (read/write) and counter_start with INIT_SNAPSHOT (read), never by
+ * (write) and counter_start with INIT_SNAPSHOT (read), never by
  * snapshot_set_shmem itself.  The event_get_info memory only during the
  * call.
  */
 #include <limits.h>
 #include "pmu_internal.h"
 
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define le32(v)	__builtin_bswap32(v)
+#define le64(v)	__builtin_bswap64(v)
+#else
+#define le32(v)	(v)
+#define le64(v)	(v)
+#endif
+
+/* One event_get_info entry, as the spec lays it out (16-byte aligned). */
+struct event_info_entry {
+	uint32_t event_idx;	/* RO */
+	uint32_t output;	/* written */
+	uint64_t event_data;	/* RO */
+};
+_Static_assert(sizeof(struct event_info_entry) == SBI_PMU_EVENT_INFO_SIZE &&
+	       offsetof(struct event_info_entry, event_idx) ==
+	       SBI_PMU_EVENT_INFO_IDX_OFFSET &&
+	       offsetof(struct event_info_entry, output) ==
+	       SBI_PMU_EVENT_INFO_OUTPUT_OFFSET &&
+	       offsetof(struct event_info_entry, event_data) ==
+	       SBI_PMU_EVENT_INFO_DATA_OFFSET, "the spec's entry layout");
+_Static_assert(SBI_PMU_SNAPSHOT_OVERFLOW_OFFSET == 0 &&
+	       SBI_PMU_SNAPSHOT_VALUES_OFFSET == 8,
+	       "snapshot: overflow word, then counter_values[] (64-bit words)");
+
 static bool shmem_supported(const struct pmu_hart *h)
 {
-	return h->ops->shmem_check && h->ops->shmem_read &&
-	       h->ops->shmem_write;
+	return h->ops->shmem_map != NULL;
 }
 
 /* The physical address made of (lo, hi): hi = upper XLEN bits. */
@@ -32,54 +64,6 @@ static long shmem_address(unsigned long lo, unsigned long hi, uint64_t *addr)
 	return SBI_SUCCESS;
 }
 
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static long mem_read(const struct pmu_hart *h, uint64_t addr, void *buf,
-		     size_t size)
-{
-	if (h->ops->shmem_read(h->ops_ctx, addr, buf, size) != SBI_SUCCESS)
-		return SBI_ERR_FAILED;
-	return SBI_SUCCESS;
-}
-
-static long mem_write(const struct pmu_hart *h, uint64_t addr,
-		      const void *buf, size_t size)
-{
-	if (h->ops->shmem_write(h->ops_ctx, addr, buf, size) != SBI_SUCCESS)
-		return SBI_ERR_FAILED;
-	return SBI_SUCCESS;
-}
-
 /* ---- FID 7 and the snapshot --------------------------------------------- */
 
 struct sbiret pmu_sbi_snapshot_set_shmem(struct pmu_hart *h,
@@ -87,6 +71,7 @@ struct sbiret pmu_sbi_snapshot_set_shmem(struct pmu_hart *h,
 					 unsigned long shmem_phys_hi,
 					 unsigned long flags)
 {
+	void *page;
 	uint64_t addr;
 	long rc;
 
@@ -98,6 +83,7 @@ struct sbiret pmu_sbi_snapshot_set_shmem(struct pmu_hart *h,
 	    shmem_phys_hi == SBI_PMU_SHMEM_DISABLE) {
 		h->shmem_enabled = false;
 		h->shmem_addr = 0;
+		h->shmem = NULL;
 		return sbi_ok(0);
 	}
 	if (shmem_phys_lo & (SBI_PMU_SNAPSHOT_ALIGN - 1))
@@ -105,38 +91,69 @@ struct sbiret pmu_sbi_snapshot_set_shmem(struct pmu_hart *h,
 	rc = shmem_address(shmem_phys_lo, shmem_phys_hi, &addr);
 	if (rc)
 		return sbi_err(rc);
-	if (h->ops->shmem_check(h->ops_ctx, addr, SBI_PMU_SNAPSHOT_SIZE))
+	/* the page is checked here, once: save and load use it directly */
+	page = h->ops->shmem_map(h->ops_ctx, addr, SBI_PMU_SNAPSHOT_SIZE);
+	if (!page)
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 	h->shmem_addr = addr;
+	h->shmem = page;
 	h->shmem_enabled = true;
 	return sbi_ok(0);
 }
 
-static uint64_t value_addr(const struct pmu_hart *h, unsigned long base,
-			   unsigned int idx)
+/* The snapshot's 64-bit words: [0] the overflow bitmap, [1 + i] value i. */
+static volatile uint64_t *snapshot_words(const struct pmu_hart *h)
 {
-	return h->shmem_addr + SBI_PMU_SNAPSHOT_VALUES_OFFSET +
-	       8 * (uint64_t)(idx - base);
+	return h->shmem;
+}
+
+/* INIT_SNAPSHOT: counter_values[idx - base] (base <= idx < base + 64). */
+uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
+			    unsigned int idx)
+{
+	return le64(snapshot_words(h)[1 + (idx - base)]);
 }
 
 /*
- * INIT_SNAPSHOT: values[idx] = counter_values[idx - base] for every idx of
- * set (base <= idx < 64).  Reads only; nothing changes on failure.
+ * One counter of TAKE_SNAPSHOT (stopped): its value into
+ * counter_values[idx - base]; returns its bit of the overflow bitmap
+ * (idx - base), 0 if its OF is clear or not real, and with only = true
+ * also writes that as the whole bitmap (the set's only counter).
  */
-long pmu_snapshot_load(const struct pmu_hart *h, unsigned long base,
-		       uint64_t set, uint64_t values[PMU_COUNTERS_MAX])
+static __attribute__((noinline)) uint64_t
+save_fw_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+		bool only)
 {
-	uint8_t buf[8];
-	unsigned int idx;
-	long rc;
+	volatile uint64_t *snap = snapshot_words(h);
 
-	for_each_bit(idx, set) {
-		rc = mem_read(h, value_addr(h, base, idx), buf, sizeof(buf));
-		if (rc)
-			return rc;
-		values[idx] = get_le64(buf);
-	}
-	return SBI_SUCCESS;
+	snap[1 + (idx - base)] = le64(h->counter[idx].value);
+	if (only)
+		snap[0] = 0;		/* a firmware counter has no OF */
+	return 0;
+}
+
+/*
+ * The hardware counters call the hooks themselves, OF first and the
+ * bitmap written before the counter read, so that little state lives
+ * across the calls (the firmware counters are out of line for the same
+ * reason).
+ */
+static __attribute__((noinline)) uint64_t
+save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+	     bool only)
+{
+	uint64_t of = 0;
+
+	if (idx >= h->nr_hw)
+		return save_fw_counter(h, base, idx, only);
+	if ((pmu_hw_of_armed(h) & BIT64(idx)) &&
+	    (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF))
+		of = BIT64(idx - base);
+	if (only)
+		snapshot_words(h)[0] = le64(of);
+	snapshot_words(h)[1 + (idx - base)] =
+		le64(h->ops->counter_read(h->ops_ctx, idx));
+	return of;
 }
 
 /*
@@ -144,27 +161,31 @@ long pmu_snapshot_load(const struct pmu_hart *h, unsigned long base,
  * every configured counter of the set (the others' slots are not
  * written), and the whole overflow bitmap: bit idx - base for the
  * counters of the set whose OF is set (always 0 without Sscofpmf).
+ * bits: the configured counters of the set, two or more.
  */
-long pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
+static __attribute__((noinline)) void
+save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
+{
+	uint64_t of = 0;
+	unsigned int idx;
+
+	for_each_bit(idx, bits)
+		of |= save_counter(h, base, idx, false);
+	snapshot_words(h)[0] = le64(of);
+}
+
+/* Linux stops its counters one by one: that case has no loop. */
+void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set)
 {
 	uint64_t bits = set & h->configured;
-	uint64_t overflow = 0;
-	uint8_t buf[8];
-	unsigned int idx;
-	long rc;
 
-	for_each_bit(idx, bits) {
-		put_le64(buf, pmu_counter_read(h, idx));
-		rc = mem_write(h, value_addr(h, base, idx), buf, sizeof(buf));
-		if (rc)
-			return rc;
-		if (pmu_hw_overflowed(h, idx))
-			overflow |= BIT64(idx - base);
-	}
-	put_le64(buf, overflow);
-	return mem_write(h, h->shmem_addr + SBI_PMU_SNAPSHOT_OVERFLOW_OFFSET,
-			 buf, sizeof(buf));
+	if (!bits)
+		snapshot_words(h)[0] = 0;	/* nothing overflowed */
+	else if (!(bits & (bits - 1)))
+		save_counter(h, base, pmu_ctz64(bits), true);
+	else
+		save_many(h, base, bits);
 }
 
 /* ---- FID 8 -------------------------------------------------------------- */
@@ -175,8 +196,9 @@ struct sbiret pmu_sbi_event_get_info(struct pmu_hart *h,
 				     unsigned long num_entries,
 				     unsigned long flags)
 {
-	uint8_t entry[SBI_PMU_EVENT_INFO_SIZE];
-	uint64_t addr, size, i;
+	volatile struct event_info_entry *entry;
+	uint64_t addr, size;
+	unsigned long i;
 	long rc;
 
 	if (!shmem_supported(h))
@@ -193,38 +215,26 @@ struct sbiret pmu_sbi_event_get_info(struct pmu_hart *h,
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 #endif
 	size = (uint64_t)num_entries * SBI_PMU_EVENT_INFO_SIZE;
-	if (h->ops->shmem_check(h->ops_ctx, addr, size))
+	/* the whole array, checked once: each entry is then inside it */
+	entry = h->ops->shmem_map(h->ops_ctx, addr, size);
+	if (!entry)
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
 
 	/* Refuse the whole request before writing anything. */
-	for (i = 0; i < num_entries; i++) {
-		rc = mem_read(h, addr + i * SBI_PMU_EVENT_INFO_SIZE, entry, 4);
-		if (rc)
-			return sbi_err(rc);
-		if (get_le32(entry) & SBI_PMU_EVENT_INFO_IDX_RESERVED)
+	for (i = 0; i < num_entries; i++)
+		if (le32(entry[i].event_idx) & SBI_PMU_EVENT_INFO_IDX_RESERVED)
 			return sbi_err(SBI_ERR_INVALID_PARAM);
-	}
 
 	for (i = 0; i < num_entries; i++) {
-		uint64_t at = addr + i * SBI_PMU_EVENT_INFO_SIZE;
-		uint32_t event_idx, output = 0;
-		uint64_t event_data;
-		struct pmu_match m;
+		uint32_t event_idx = le32(entry[i].event_idx);
+		bool supported;
 
-		rc = mem_read(h, at, entry, sizeof(entry));
-		if (rc)
-			return sbi_err(rc);
-		event_idx = get_le32(entry + SBI_PMU_EVENT_INFO_IDX_OFFSET);
-		event_data = get_le64(entry + SBI_PMU_EVENT_INFO_DATA_OFFSET);
 		/* reserved bits set since the first pass: not an event */
-		if (!(event_idx & SBI_PMU_EVENT_INFO_IDX_RESERVED) &&
-		    pmu_event_match(h, event_idx, event_data, &m))
-			output = SBI_PMU_EVENT_INFO_SUPPORTED;
-		put_le32(entry, output);
-		rc = mem_write(h, at + SBI_PMU_EVENT_INFO_OUTPUT_OFFSET, entry,
-			       4);
-		if (rc)
-			return sbi_err(rc);
+		supported = !(event_idx & SBI_PMU_EVENT_INFO_IDX_RESERVED) &&
+			    pmu_event_supported(h, event_idx,
+						le64(entry[i].event_data));
+		entry[i].output = le32(supported ? SBI_PMU_EVENT_INFO_SUPPORTED
+						 : 0U);
 	}
 	return sbi_ok(0);
 }

@@ -208,33 +208,19 @@ static void no_inhibit(void *ctx, uint32_t mask)
 	(void)mask;
 }
 
-/* S-mode's shared memory: RAM outside the firmware, checked before use. */
-static long smode_shmem_check(void *ctx, uint64_t addr, uint64_t size)
+/*
+ * S-mode's shared memory: RAM outside the firmware, checked once per range
+ * (the library then loads and stores directly).  M-mode runs with
+ * translation off, so the S-mode physical address is the address to use.
+ * On RV32 an address or size of 4 GiB or more is no memory we have.
+ */
+static void *smode_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 {
-	/* on RV32 the upper word of a 64-bit address is the "hi" register */
-	unsigned long hi = sizeof(unsigned long) == 4 ? (unsigned long)(addr >> 16 >> 16) : 0;
-
 	(void)ctx;
-	if (size > ~0UL || !memmap_smode_range_ok(&platform.mem, (unsigned long)addr,
-						  hi, (unsigned long)size))
-		return SBI_ERR_INVALID_ADDRESS;
-	return SBI_SUCCESS;
-}
-
-static long smode_shmem_read(void *ctx, uint64_t addr, void *buf, size_t size)
-{
-	if (smode_shmem_check(ctx, addr, size))
-		return SBI_ERR_INVALID_ADDRESS;
-	memcpy(buf, (const void *)(unsigned long)addr, size);
-	return SBI_SUCCESS;
-}
-
-static long smode_shmem_write(void *ctx, uint64_t addr, const void *buf, size_t size)
-{
-	if (smode_shmem_check(ctx, addr, size))
-		return SBI_ERR_INVALID_ADDRESS;
-	memcpy((void *)(unsigned long)addr, buf, size);
-	return SBI_SUCCESS;
+	if (addr > ~0UL || size > ~0UL ||
+	    !memmap_smode_range_ok(&platform.mem, (unsigned long)addr, 0, (unsigned long)size))
+		return NULL;
+	return (void *)(unsigned long)addr;
 }
 
 static const struct pmu_hart_ops csr_pmu_ops = {
@@ -244,9 +230,7 @@ static const struct pmu_hart_ops csr_pmu_ops = {
 	.event_write = csr_event_write,
 	.inhibit_set = csr_inhibit_set,
 	.inhibit_clear = csr_inhibit_clear,
-	.shmem_check = smode_shmem_check,
-	.shmem_read = smode_shmem_read,
-	.shmem_write = smode_shmem_write,
+	.shmem_map = smode_shmem_map,
 };
 
 static const struct pmu_hart_ops csr_pmu_ops_no_inhibit = {
@@ -256,9 +240,7 @@ static const struct pmu_hart_ops csr_pmu_ops_no_inhibit = {
 	.event_write = csr_event_write,
 	.inhibit_set = no_inhibit,
 	.inhibit_clear = no_inhibit,
-	.shmem_check = smode_shmem_check,
-	.shmem_read = smode_shmem_read,
-	.shmem_write = smode_shmem_write,
+	.shmem_map = smode_shmem_map,
 };
 
 /* The event map: built once by the cold-boot hart, read-only afterwards. */

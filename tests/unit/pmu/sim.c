@@ -114,43 +114,15 @@ static bool range_ok(uint64_t addr, uint64_t size)
 	return addr >= SIM_SMEM && addr < end && size <= end - addr;
 }
 
-static long sim_shmem_check(void *ctx, uint64_t addr, uint64_t size)
-{
-	(void)ctx;
-	return range_ok(addr, size) ? SBI_SUCCESS : SBI_ERR_INVALID_ADDRESS;
-}
-
-static long sim_shmem_read(void *ctx, uint64_t addr, void *buf, size_t size)
+static void *sim_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 {
 	struct sim_hart *s = ctx;
 
-	log_op(s, 'R', (unsigned int)size, addr);
-	s->mem_reads++;
-	if (!range_ok(addr, size)) {
-		s->illegal++;
-		return SBI_ERR_INVALID_ADDRESS;
-	}
-	if (s->fail_read)
-		return SBI_ERR_FAILED;
-	memcpy(buf, s->ram + (addr - SIM_RAM_BASE), size);
-	return SBI_SUCCESS;
-}
-
-static long sim_shmem_write(void *ctx, uint64_t addr, const void *buf,
-			    size_t size)
-{
-	struct sim_hart *s = ctx;
-
-	log_op(s, 'W', (unsigned int)size, addr);
-	s->mem_writes++;
-	if (!range_ok(addr, size)) {
-		s->illegal++;
-		return SBI_ERR_INVALID_ADDRESS;
-	}
-	if (s->fail_write)
-		return SBI_ERR_FAILED;
-	memcpy(s->ram + (addr - SIM_RAM_BASE), buf, size);
-	return SBI_SUCCESS;
+	log_op(s, 'M', 0, addr);
+	s->mem_maps++;
+	if (!range_ok(addr, size) || s->fail_map)
+		return NULL;
+	return s->ram + (addr - SIM_RAM_BASE);
 }
 
 const struct pmu_hart_ops sim_ops = {
@@ -160,9 +132,7 @@ const struct pmu_hart_ops sim_ops = {
 	.event_write = sim_event_write,
 	.inhibit_set = sim_inhibit_set,
 	.inhibit_clear = sim_inhibit_clear,
-	.shmem_check = sim_shmem_check,
-	.shmem_read = sim_shmem_read,
-	.shmem_write = sim_shmem_write,
+	.shmem_map = sim_shmem_map,
 };
 
 const struct pmu_hart_ops sim_ops_noshmem = {

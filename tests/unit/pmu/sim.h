@@ -50,8 +50,8 @@ struct sim_hart {
 	struct sim_op log[SIM_LOG_MAX];
 	unsigned int nlog;
 	uint8_t *ram;		/* SIM_RAM_SIZE bytes at SIM_RAM_BASE */
-	unsigned long mem_reads, mem_writes;
-	bool fail_read, fail_write;	/* injected hook failures */
+	unsigned long mem_maps;	/* shmem_map calls */
+	bool fail_map;		/* shmem_map refuses every range */
 };
 
 extern const struct pmu_hart_ops sim_ops;		/* with shmem */

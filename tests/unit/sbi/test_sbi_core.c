@@ -3,6 +3,7 @@
  * Host unit tests of the SBI core's pure logic: the dispatcher table, hart
  * set decoding and S-mode address validation.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <tally/hartmask.h>
@@ -12,6 +13,7 @@
 #include "check.h"
 
 unsigned long test_fw_events;	/* stub/tally/fw_event.h */
+bool test_fw_counting = true;
 
 /*
  * The extensions, as stand-ins: their EID ranges, a handler that records
@@ -142,8 +144,90 @@ static void test_dispatch_calls(void)
 	      "an unknown EID answers NOT_SUPPORTED");
 	CHECK(test_fw_events == events + 3, "every ecall counts, answered or not");
 
+	/* without a running ecall counter: the path that counts nothing */
+	test_fw_counting = false;
+	events = test_fw_events;
+	tf.regs[REG_A7] = SBI_EXT_TIME;
+	ret = sbi_ecall_handle(&tf);
+	CHECK(called_ext == &sbi_ext_time && ret.value == SBI_EXT_TIME,
+	      "no ecall counter running: the call still reaches its extension");
+	tf.regs[REG_A7] = 0x0F000000;
+	called_ext = NULL;
+	ret = sbi_ecall_handle(&tf);
+	CHECK(!called_ext && ret.error == SBI_ERR_NOT_SUPPORTED &&
+	      test_fw_events == events,
+	      "... an unknown EID NOT_SUPPORTED; nothing counted");
+	test_fw_counting = true;
+
 	pmu_ok = false;
 	sbi_ecall_init();	/* leave the table as the other tests expect */
+}
+
+/*
+ * The ecall path's hash table against the reference: every EID at and
+ * beside every range, EIDs with upper bits (RV64), and pseudo-random ones;
+ * with and without a running ecall counter.  Built once with the real
+ * multiplier (every EID Tally has in a slot of its own) and once with
+ * ECALL_HASH_MUL=1 (all of them collide: the probing path).
+ */
+static void test_dispatch_hash(void)
+{
+	struct trap_frame tf = { .regs = { 0 } };
+	unsigned long eids[4096], n = 0, x = 0x9E3779B97F4A7C15UL;
+	unsigned int wrong = 0, own = 0, all = 0, max_slots = 0;
+
+	time_ok = true;
+	pmu_ok = true;
+	sbi_ecall_init();
+	for (unsigned long i = 0; i < sbi_extension_count; i++) {
+		const struct sbi_extension *ext = sbi_extensions[i];
+
+		for (unsigned long e = ext->eid_first - 1; e <= ext->eid_last + 1; e++) {
+			eids[n++] = e;
+#if ULONG_MAX > 0xFFFFFFFFUL
+			eids[n++] = e + (1UL << 32);	/* same low 32 bits */
+#endif
+		}
+		for (unsigned long e = ext->eid_first; e <= ext->eid_last; e++) {
+			unsigned int slots = sbi_ecall_lookup_slots(e);
+
+			own += slots == 1;
+			all++;
+			if (slots > max_slots)
+				max_slots = slots;
+		}
+	}
+	while (n < sizeof(eids) / sizeof(eids[0])) {
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		eids[n] = n & 1 ? x : (x & 0xFFFFFFFFUL);
+		n++;
+	}
+	for (int counting = 0; counting <= 1; counting++) {
+		test_fw_counting = counting;
+		for (unsigned long i = 0; i < n; i++) {
+			const struct sbi_extension *want = reference_find(eids[i]);
+			struct sbiret ret;
+
+			tf.regs[REG_A7] = eids[i];
+			called_ext = NULL;
+			ret = sbi_ecall_handle(&tf);
+			if (want ? called_ext != want || ret.value != want->eid_first :
+				   called_ext || ret.error != SBI_ERR_NOT_SUPPORTED)
+				wrong++;
+		}
+	}
+	test_fw_counting = true;
+	CHECK(wrong == 0, "the ecall hash table finds what the table says for %lu EIDs "
+	      "(%u wrong)", 2 * n, wrong);
+#ifdef ECALL_HASH_MUL
+	CHECK(max_slots > 1, "with ECALL_HASH_MUL=%u the EIDs collide (up to %u slots "
+	      "read): the probing path was taken", (unsigned int)ECALL_HASH_MUL, max_slots);
+#else
+	CHECK(own == all, "each of the %u EIDs Tally answers is in a slot of its own "
+	      "(%u are)", all, own);
+#endif
+	pmu_ok = false;
+	sbi_ecall_init();
 }
 
 static struct hartmask harts_of(const unsigned long *ids, int n)
@@ -512,6 +596,7 @@ int main(void)
 	test_dispatch_table();
 	test_dispatch_calls();
 	make_ident();
+	test_dispatch_hash();
 	test_hartmask();
 	test_hartmask_walk();
 	test_hart_map();

@@ -9,12 +9,21 @@
 
 #define FW_EV_TALLY_ECALL	256
 
+#include <stdbool.h>
+
 extern unsigned long test_fw_events;
+extern bool test_fw_counting;	/* a counter of the event runs */
 
 static inline void fw_event(unsigned int code)
 {
 	(void)code;
 	test_fw_events++;
+}
+
+static inline bool fw_event_pending(unsigned int code)
+{
+	(void)code;
+	return test_fw_counting;
 }
 
 #endif
