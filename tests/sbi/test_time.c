@@ -75,7 +75,7 @@ void check_timer_clear(const char *ext, struct sbiret (*arm)(uint64_t))
  */
 static void check_time_csr_registers(void)
 {
-	const unsigned long magic = 0x5a5a1234a5a5UL;
+	const unsigned long magic = (unsigned long)0x5a5a1234a5a5ULL;	/* low half on RV32 */
 	register unsigned long s11 __asm__("s11");
 	register unsigned long s3 __asm__("s3") = magic;
 	unsigned long before = rdtime(), after;
