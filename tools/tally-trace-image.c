@@ -220,6 +220,12 @@ void image_add_word(uint64_t addr, uint32_t word, unsigned len)
 	}
 }
 
+/* How many changes have been logged (grows with every change). */
+size_t image_changes(void)
+{
+	return nchanges;
+}
+
 /* Writes every captured change: "index address halfword" a line. */
 int image_save_words(const char *path)
 {

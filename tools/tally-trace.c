@@ -34,8 +34,11 @@ static struct ntrace_config cfg;
 
 struct opts {
 	const char *out, *addresses, *svg, *cfgfile, *code, *input;
+	const char *plugin;	/* record: the TCG plugin trace source */
 	bool symbols, quiet, bench;
 	uint64_t max_instructions;
+	uint64_t stop_at;	/* record --plugin: stop at this address's first execution */
+	bool has_stop_at;
 	char **qemu;
 	int nelf;
 };
@@ -255,6 +258,15 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--max-instructions")) {
 			NEEDV();
 			o->max_instructions = strtoull(v, NULL, 0);
+		} else if (!strcmp(a, "--stop-at")) {
+			NEEDV();
+			o->stop_at = strtoull(v, NULL, 16);
+			o->has_stop_at = true;
+		} else if (!strcmp(a, "--plugin")) {
+			o->plugin = "";
+		} else if (!strcmp(a, "--plugin-path")) {
+			NEEDV();
+			o->plugin = v;
 		} else if (!strcmp(a, "--bench")) {
 			o->bench = true;
 		} else if (!strcmp(a, "-q")) {
@@ -338,6 +350,7 @@ struct feeder {
 	uint8_t q_priv[3];
 	int qn;
 	uint64_t executed, unknown_code, traps, restarted;
+	bool stopped;		/* record ended the run (--max-instructions, --stop-at) */
 	bool replay_code;	/* encode with --code: apply its changes in order */
 	/* --bench: records kept, encoded afterwards on their own clock */
 	struct ntrace_ingress *recs;
@@ -698,17 +711,132 @@ static int cmd_encode(struct opts *o)
 	return rc;
 }
 
+/*
+ * The plugin's stream (tools/tally-trace-plugin.c): instruction IDs in
+ * execution order, each ID's address and word sent when QEMU translated it.
+ * An executed ID brings its own word into the code map (logged only when it
+ * changes what the decoder would see), exactly as tb_executed() does for the
+ * log: code_seen[ID] remembers the change count at which the ID's word was
+ * last known to be in place, so the common case costs one comparison.
+ */
+struct plugin_insn {
+	uint64_t pc;
+	uint32_t word;
+	uint32_t seen;		/* image_changes() when last checked + 1 */
+	bool defined;
+};
+
+static int read_plugin(struct feeder *fd, FILE *in, const struct opts *o)
+{
+	static uint32_t w[1 << 16];
+	struct plugin_insn *ids = NULL;
+	size_t nids = 0, have = 0, pos = 0;
+	unsigned vcpu = 0;
+
+	for (;;) {
+		size_t need = 1, got;
+		uint32_t x;
+
+		if (pos + 5 > have) {	/* keep at least one whole item */
+			memmove(w, w + pos, (have - pos) * sizeof(w[0]));
+			have -= pos;
+			pos = 0;
+			got = fread(w + have, sizeof(w[0]), sizeof(w) / sizeof(w[0]) - have, in);
+			have += got;
+			if (!have)
+				break;
+		}
+		x = w[pos];
+		if (x == 0xffffffffu) {
+			need = 5;
+		} else if (x == 0xfffffffeu) {
+			need = 2;
+		}
+		if (pos + need > have)
+			break;		/* truncated at the end: QEMU was stopped */
+		if (x == 0xffffffffu) {
+			uint32_t id = w[pos + 1];
+
+			if (id >= nids) {
+				size_t n = nids ? nids : 1 << 16;
+
+				while (n <= id)
+					n *= 2;
+				ids = realloc(ids, n * sizeof(*ids));
+				if (!ids)
+					exit(2);
+				memset(ids + nids, 0, (n - nids) * sizeof(*ids));
+				nids = n;
+			}
+			ids[id].pc = w[pos + 2] | (uint64_t)w[pos + 3] << 32;
+			ids[id].word = w[pos + 4];
+			ids[id].seen = 0;
+			ids[id].defined = true;
+		} else if (x == 0xfffffffeu) {
+			vcpu = w[pos + 1];
+			if (vcpu) {
+				fprintf(stderr, "tally-trace: vCPU %u ran: use -smp 1\n", vcpu);
+				free(ids);
+				return 1;
+			}
+		} else {
+			struct plugin_insn *in_ = x < nids ? &ids[x] : NULL;
+			uint32_t changes;
+
+			if (!in_ || !in_->defined) {
+				fprintf(stderr, "tally-trace: plugin stream: unknown instruction %u\n", x);
+				free(ids);
+				return 1;
+			}
+			changes = (uint32_t)image_changes() + 1;
+			if (in_->seen != changes) {
+				image_word_index = fd->executed;
+				image_add_word(in_->pc, in_->word, ntrace_isa_len((uint16_t)in_->word));
+				in_->seen = (uint32_t)image_changes() + 1;
+			}
+			if (o->has_stop_at && in_->pc == o->stop_at) {
+				fd->stopped = true;
+				break;	/* the trace ends before this instruction */
+			}
+			feed(fd, in_->pc, 3);
+			if (o->max_instructions && fd->executed >= o->max_instructions) {
+				fd->stopped = true;
+				break;
+			}
+		}
+		pos += need;
+	}
+	free(ids);
+	return 0;
+}
+
+/* The plugin next to this program: <dir of tally-trace>/tally-trace-plugin.so */
+static char *default_plugin(void)
+{
+	static char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, "tally-trace-plugin.so");
+	return path;
+}
+
 /* Runs QEMU with its execution log going through a FIFO into the encoder. */
 static int cmd_record(struct opts *o)
 {
 	char dir[] = "/tmp/tally-trace-XXXXXX", fifo[64];
+	static char plugin_arg[4200];
 	struct feeder *fd = malloc(sizeof(*fd));
 	int argc = 0, status = 0;
 	char **argv;
 	double t0 = now_s();
 	pid_t pid;
 	FILE *in;
-	int rc;
+	int rc = 0;
 
 	if (!o->qemu || !o->qemu[0] || !o->out || !fd)
 		usage();
@@ -721,11 +849,24 @@ static int cmd_record(struct opts *o)
 		argc++;
 	argv = calloc((size_t)argc + 8, sizeof(*argv));
 	memcpy(argv, o->qemu, (size_t)argc * sizeof(*argv));
-	argv[argc++] = "-singlestep";
-	argv[argc++] = "-d";
-	argv[argc++] = "nochain,exec,in_asm";
-	argv[argc++] = "-D";
-	argv[argc++] = fifo;
+	if (o->plugin) {
+		const char *so = *o->plugin ? o->plugin : default_plugin();
+
+		if (cfg.trTeContext) {
+			fprintf(stderr, "tally-trace: --context needs the privilege level, which a "
+				"QEMU 7.2 plugin cannot read: record without --plugin\n");
+			return 2;
+		}
+		snprintf(plugin_arg, sizeof(plugin_arg), "%s,out=%s", so ? so : "", fifo);
+		argv[argc++] = "-plugin";
+		argv[argc++] = plugin_arg;
+	} else {
+		argv[argc++] = "-singlestep";
+		argv[argc++] = "-d";
+		argv[argc++] = "nochain,exec,in_asm";
+		argv[argc++] = "-D";
+		argv[argc++] = fifo;
+	}
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[0], argv);
@@ -736,14 +877,23 @@ static int cmd_record(struct opts *o)
 	feeder_init(fd, o);
 	if (in) {
 		setvbuf(in, NULL, _IOFBF, 1 << 20);
-		read_log(fd, in, o->max_instructions);
-		if (o->max_instructions && fd->executed >= o->max_instructions) {
+		if (o->plugin)
+			rc = read_plugin(fd, in, o);
+		else
+			read_log(fd, in, o->max_instructions);
+		/* close the FIFO first: QEMU may be blocked writing to it */
+		fclose(in);
+		if (rc) {
+			kill(pid, SIGTERM);	/* QEMU, started above */
+			waitpid(pid, NULL, 0);
+			return rc;
+		}
+		if (fd->stopped || (o->max_instructions && fd->executed >= o->max_instructions)) {
 			kill(pid, SIGTERM);	/* QEMU, started above */
 			status = 0;
 			waitpid(pid, NULL, 0);
 			pid = -1;
 		}
-		fclose(in);
 	}
 	if (pid > 0)
 		waitpid(pid, &status, 0);
