@@ -895,8 +895,9 @@ static int harts_write_code(const struct opts *o)
 static int read_plugin(struct feeder *fd, FILE *in, const struct opts *o)
 {
 	static uint32_t w[1 << 16];
-	struct plugin_insn *ids = NULL;
-	size_t nids = 0, have = 0, pos = 0, part = 0;
+	static struct plugin_insn *chunks[1 << 16];
+	struct plugin_insn **ids = chunks;
+	size_t have = 0, pos = 0, part = 0;
 	bool eof = false;
 	unsigned vcpu = 0;
 	bool multi = ntrace_src_bits(&cfg) > 0;	/* one SRC per hart */
@@ -942,44 +943,37 @@ static int read_plugin(struct feeder *fd, FILE *in, const struct opts *o)
 		if (x == 0xffffffffu) {
 			uint32_t id = w[pos + 1];
 
-			if (id >= nids) {
-				size_t n = nids ? nids : 1 << 16;
-
-				while (n <= id)
-					n *= 2;
-				ids = realloc(ids, n * sizeof(*ids));
-				if (!ids)
+			if (!ids[id >> 16]) {
+				/* in chunks that never move: the feeders keep pointers */
+				ids[id >> 16] = calloc(1 << 16, sizeof(struct plugin_insn));
+				if (!ids[id >> 16])
 					exit(2);
-				memset(ids + nids, 0, (n - nids) * sizeof(*ids));
-				nids = n;
 			}
-			ids[id].pc = w[pos + 2] | (uint64_t)w[pos + 3] << 32;
-			ids[id].word = w[pos + 4];
-			ids[id].seen = 0;
-			ids[id].defined = true;
-			ntrace_isa_decode(ids[id].word, ids[id].pc, cfg.xlen, &ids[id].insn);
+			ids[id >> 16][id & 0xffff].pc = w[pos + 2] | (uint64_t)w[pos + 3] << 32;
+			ids[id >> 16][id & 0xffff].word = w[pos + 4];
+			ids[id >> 16][id & 0xffff].seen = 0;
+			ids[id >> 16][id & 0xffff].defined = true;
+			ntrace_isa_decode(w[pos + 4], ids[id >> 16][id & 0xffff].pc, cfg.xlen,
+					  &ids[id >> 16][id & 0xffff].insn);
 		} else if (x == 0xfffffffeu) {
 			vcpu = w[pos + 1];
 			if (vcpu && !multi) {
 				fprintf(stderr, "tally-trace: hart %u ran: give an SRC field (--src-bits) "
 					"for a trace of several harts, or use -smp 1\n", vcpu);
-				free(ids);
 				return 1;
 			}
 			if (vcpu >= MAX_HARTS || vcpu >= 1u << ntrace_src_bits(&cfg)) {
 				fprintf(stderr, "tally-trace: hart %u: too many harts for the SRC field\n", vcpu);
-				free(ids);
 				return 1;
 			}
 			if (multi)
 				cur = hart_feeder(fd, o, vcpu);
 		} else {
-			struct plugin_insn *in_ = x < nids ? &ids[x] : NULL;
+			struct plugin_insn *in_ = ids[x >> 16] ? &ids[x >> 16][x & 0xffff] : NULL;
 			uint32_t changes;
 
 			if (!in_ || !in_->defined) {
 				fprintf(stderr, "tally-trace: plugin stream: unknown instruction %u\n", x);
-				free(ids);
 				return 1;
 			}
 			changes = (uint32_t)image_changes() + 1;
@@ -1011,7 +1005,6 @@ static int read_plugin(struct feeder *fd, FILE *in, const struct opts *o)
 		}
 		pos += need;
 	}
-	free(ids);
 	return 0;
 }
 
