@@ -11,7 +11,8 @@
  *
  * The trace source is QEMU's execution log (-singlestep -d nochain,exec,in_asm):
  * one line per executed instruction and, at translation, the instruction
- * words.  Each executed instruction becomes one ingress-port record; its itype
+ * words; or, with record --plugin, the TCG plugin tally-trace-plugin.so, which
+ * sends the same facts in binary (tools/tally-trace-plugin.c).  Each executed instruction becomes one ingress-port record; its itype
  * comes from its opcode and the next executed address (see docs/trace.md for
  * what a log can and cannot tell).  record/encode write T.ntr, the encoder
  * settings in T.ntr.cfg (trace-control names) and the captured code words in
@@ -64,7 +65,11 @@ static void usage(void)
 		"      --syms FILE (symbols only: code that changes at run time comes from --code)\n"
 		"output: -o FILE, --addresses FILE, --symbols, --svg FILE\n"
 		"encode --bench: time the encoder alone (records kept in memory first)\n"
-		"record --max-instructions N: stop QEMU after N instructions\n");
+		"record --max-instructions N: stop QEMU after N instructions\n"
+		"record --plugin [--plugin-path SO]: the TCG plugin trace source (fast, no --context);\n"
+		"       --stop-at ADDR: end before ADDR's first execution; with --src-bits N one\n"
+		"       encoder per hart (SRC = hart), A.<hart> and T.ntr.code.<hart> per hart\n"
+		"decode --src K: only hart K's messages\n");
 	exit(2);
 }
 
@@ -1204,6 +1209,7 @@ struct decode_ctx {
 	size_t last_fn;
 	int priv, prev_priv;	/* from Ownership messages; -1 unknown */
 	bool words_pending;
+	uint64_t next_change;	/* index of the next captured code change */
 };
 
 static struct prof_fn *prof_slot(struct prof_fn **arr, size_t *n, size_t *cap, const char *name)
@@ -1349,9 +1355,9 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	 * early, harmless since no other copy runs at that address within two
 	 * instructions.
 	 */
-	if (c->words_pending) {
-		image_apply_words(++c->count + 2);
-		c->words_pending = image_words_pending();
+	if (++c->count + 2 >= c->next_change) {
+		image_apply_words(c->count + 2);
+		c->next_change = image_next_change();
 	}
 
 	if (c->symbols || c->profile)
@@ -1399,6 +1405,7 @@ static int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace
 	ntrace_dec_init(d, &cfg, image_lookup, exec_cb, event_cb, c);
 	d->range = image_range;
 	c->words_pending = image_words_pending();
+	c->next_change = image_next_change();
 	t0 = now_s();
 	if (o->src >= 0 && ntrace_src_bits(&cfg)) {
 		/* one hart's messages out of a stream of several (SRC) */
