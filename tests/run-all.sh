@@ -4,14 +4,14 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|trace|linux]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace]...   (default: all)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi trace linux)
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace)	# trace after linux: it traces the Linux boot
 fw="$out/platform/generic/firmware"
 logdir="$out/test-logs"
 mkdir -p "$logdir"

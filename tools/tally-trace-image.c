@@ -24,6 +24,7 @@ struct seg {
 static struct seg *segs;
 static size_t nsegs, capsegs;
 static struct seg *last_seg;
+static void pcache_clear(void);
 unsigned image_xlen = 64;
 
 struct sym {
@@ -71,18 +72,59 @@ static struct seg *add_seg(uint64_t base, uint64_t size, bool page)
 	}
 	qsort(segs, nsegs, sizeof(*segs), seg_cmp);
 	last_seg = NULL;
+	pcache_clear();
 	for (size_t i = 0; i < nsegs; i++)
 		if (segs[i].base == base && segs[i].page == page)
 			return &segs[i];
 	return NULL;
 }
 
+/*
+ * Captured code comes in 4 KiB page segments, thousands of them for Linux:
+ * a direct-mapped cache of pages wholly served by one segment saves the
+ * search on every jump between pages (segs moves when one is added: the
+ * cache is cleared then).
+ */
+#define PCACHE_SIZE 4096
+static struct {
+	uint64_t page;		/* page address + 1 (0 = empty) */
+	struct seg *s;
+} pcache[PCACHE_SIZE];
+
+static struct seg *find_seg_slow(uint64_t addr);
+
+static void pcache_clear(void)
+{
+	memset(pcache, 0, sizeof(pcache));
+}
+
 static struct seg *find_seg(uint64_t addr)
 {
-	size_t lo = 0, hi = nsegs;
+	uint64_t page = addr & ~0xfffull;
+	size_t slot = (size_t)(addr >> 12) & (PCACHE_SIZE - 1);
+	struct seg *s;
 
 	if (last_seg && addr - last_seg->base < last_seg->size)
 		return last_seg;
+	if (pcache[slot].page == page + 1)
+		return last_seg = pcache[slot].s;
+	s = find_seg_slow(addr);
+	if (s && s->base <= page && page + 0x1000 - s->base <= s->size) {
+		/* cache it only if no ELF segment shares the page */
+		for (size_t i = 0; i < nsegs; i++)
+			if (!segs[i].page && &segs[i] != s && segs[i].base < page + 0x1000 &&
+			    page < segs[i].base + segs[i].size)
+				return s;
+		pcache[slot].page = page + 1;
+		pcache[slot].s = s;
+	}
+	return s;
+}
+
+static struct seg *find_seg_slow(uint64_t addr)
+{
+	size_t lo = 0, hi = nsegs;
+
 	/* ELF segments first: they win over captured words */
 	for (size_t i = 0; i < nsegs; i++)
 		if (!segs[i].page && addr - segs[i].base < segs[i].size)
@@ -220,6 +262,12 @@ void image_add_word(uint64_t addr, uint32_t word, unsigned len)
 	}
 }
 
+/* How many changes have been logged (grows with every change). */
+size_t image_changes(void)
+{
+	return nchanges;
+}
+
 /* Writes every captured change: "index address halfword" a line. */
 int image_save_words(const char *path)
 {
@@ -248,6 +296,12 @@ int image_load_words(const char *path)
 	applied = 0;
 	image_apply_words(2);	/* see exec_cb in tally-trace.c */
 	return 0;
+}
+
+/* The index of the next change to apply (UINT64_MAX: none left). */
+uint64_t image_next_change(void)
+{
+	return applied < nchanges ? changes[applied].index : UINT64_MAX;
 }
 
 /* Applies the changes logged before instruction number index. */

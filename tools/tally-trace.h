@@ -13,6 +13,8 @@ int image_load_words(const char *path);
 int image_save_words(const char *path);
 void image_add_word(uint64_t addr, uint32_t word, unsigned len);
 void image_apply_words(uint64_t index);
+size_t image_changes(void);
+uint64_t image_next_change(void);
 bool image_words_pending(void);
 extern uint64_t image_word_index;	/* index of the next instruction (record) */
 int image_load_symbols(const char *path);

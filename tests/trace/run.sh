@@ -44,6 +44,19 @@ else
 	fail "decode of the recorded BTM stream differs from QEMU's executed sequence"
 fi
 
+# 2b. the TCG plugin trace source (record --plugin) sees the same run: same
+#     executed sequence, same stream (the log source gives privilege, Ownership
+#     off here as the plugin cannot read it)
+if timeout 300 "$tool" record --plugin -o "$work/boot-plugin.ntr" --addresses "$work/boot-plugin.addr" \
+	-- "${qemu[@]}" 2>"$work/record-plugin.log" &&
+   timeout 300 "$tool" record -q -o "$work/boot-log.ntr" -- "${qemu[@]}" 2>/dev/null &&
+   cmp -s "$work/boot-plugin.addr" "$work/boot.addr" && cmp -s "$work/boot-plugin.ntr" "$work/boot-log.ntr"; then
+	pass "record --plugin: same executed sequence and stream as the log source ($(tail -1 "$work/record-plugin.log" | sed 's/.* \([0-9.]* s\)$/\1/') instead of $(tail -1 "$work/record.log" | sed 's/.* \([0-9.]* s\)$/\1/'))"
+else
+	fail "record --plugin differs from the log source (see $work/record-plugin.log)"
+fi
+rm -f "$work/boot-plugin.addr"
+
 # 3. the count against a separate plain -icount run (QEMU's own log)
 timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
 # executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
@@ -113,30 +126,101 @@ else
 fi
 rm -f "$work/sbi.dec"
 
-# 6. Linux (one hart, -icount): boot, init and its perf check, the first 110 M
-#    instructions, BTM with implicit return, RepeatBranch, address extension:
-#    minutes of recording and about 2 GB of addresses, so only on request
-#    (TRACE_LINUX=1) and with the Linux test artefacts built (suite linux).
+# 6. Linux 6.1 (one hart, -icount) through the TCG plugin trace source: the
+#    kernel boot, init, and init's first checks, 120 M instructions, in BTM and
+#    HTM, each without and with every optimisation.  Each option set is its own
+#    recording (QEMU under -icount runs the same way every time) whose decoded
+#    sequence must equal the sequence that recording observed; the
+#    instructions before init's first instruction must equal the count of a
+#    separate -icount run (QEMU's inline per-instruction counter, no trace).
+#    Needs the Linux test artefacts (suite linux builds them, before this one).
 linux="$out/linux"
-if [[ ${TRACE_LINUX:-0} != 1 ]]; then
-	echo "SKIP: trace: Linux boot round trip (set TRACE_LINUX=1; several minutes)"
-elif [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ]]; then
-	echo "SKIP: trace: Linux boot round trip: no $linux/Image, obj/vmlinux, initramfs.cpio (suite linux builds them)"
-elif timeout 3600 "$tool" record --context --implicit-return 3 --repeat-branch --ext-addr \
-	--max-instructions 110000000 \
-	-o "$work/linux.ntr" --addresses "$work/linux.addr" -- \
-	qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none \
-	-serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image" \
-	-initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon" \
-	-icount shift=0,sleep=off 2>"$work/linux-record.log" &&
-   "$tool" decode -q --cfg "$work/linux.ntr.cfg" --syms "$linux/obj/vmlinux" \
-	--code "$work/linux.ntr.code" -o "$work/linux.dec" "$work/linux.ntr" &&
-   cmp -s "$work/linux.dec" "$work/linux.addr"; then
-	pass "Linux boot: decoded == executed ($(tail -1 "$work/linux-record.log" | sed 's/tally-trace: //'))"
+plugin="$out/host/tools/tally-trace-plugin.so"
+linux_max=120000000
+linux_configs=(
+	"btm|--mode btm"
+	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr"
+	"htm|--mode htm"
+	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr"
+)
+if [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ||
+      ! -f $linux/initramfs/init ]]; then
+	echo "SKIP: trace: Linux boot round trips: no $linux/Image, obj/vmlinux, initramfs (suite linux builds them)"
 else
-	fail "Linux boot trace round trip (see $work/linux-record.log)"
+	t_linux=$SECONDS
+	qemu_linux=(qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none
+		    -serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
+		    -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon"
+		    -icount shift=0,sleep=off)
+	entry=$(readelf -h "$linux/initramfs/init" | awk '/Entry point/ { sub("0x", "", $4); print $4 }')
+	counted=$(timeout 600 "${qemu_linux[@]}" -plugin "$plugin,count=$entry" </dev/null 2>&1 >/dev/null |
+		  sed -n 's/^tally-trace-plugin: \([0-9]*\) instructions before.*/\1/p')
+	echo "config bytes bits_per_instruction" >"$work/linux-bits.txt"
+	for c in "${linux_configs[@]}"; do
+		name=${c%%|*}
+		opts=${c#*|}
+		# shellcheck disable=SC2086
+		if timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
+			-o "$work/linux-$name.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
+			</dev/null 2>"$work/linux-record.log" &&
+		   n=$(wc -l <"$work/linux.addr") &&
+		   timeout 900 "$tool" decode -q --cfg "$work/linux-$name.ntr.cfg" --syms "$linux/obj/vmlinux" \
+			--code "$work/linux-$name.ntr.code" -o - "$work/linux-$name.ntr" |
+		   cmp -s - "$work/linux.addr"; then
+			bytes=$(stat -c %s "$work/linux-$name.ntr")
+			bits=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.4f", 8 * b / n }')
+			echo "$name $bytes $bits" >>"$work/linux-bits.txt"
+			pass "Linux boot $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction, recorded in $(tail -1 "$work/linux-record.log" | awk '{ print $(NF - 1) }') s)"
+		else
+			fail "Linux boot $name: decoded sequence differs (see $work/linux-record.log)"
+		fi
+		if [[ $name == btm ]]; then
+			before=$(grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1)
+			if [[ -n $counted && -n $before && $((before - 1)) -eq $counted ]]; then
+				pass "Linux boot: $counted instructions before init (0x$entry) agree with a separate -icount run"
+			else
+				fail "Linux boot: ${before:-no} init entry in the trace, separate -icount run counted ${counted:-nothing} before 0x$entry"
+			fi
+		fi
+		rm -f "$work/linux.addr"
+	done
+
+	# 4 harts: one encoder per hart, SRC = hart index (trTeSrcBits=2), all in
+	# one stream; each hart decoded on its own (decode --src) must equal what
+	# that hart executed.  Not under -icount: with 4 harts QEMU 7.2's -icount
+	# run stalled in init's checks, so this run is multi-threaded TCG, checked
+	# against its own observed sequences; the first 40 M instructions.
+	qemu_smp4=(qemu-system-riscv64 -M virt -smp 4 -m 512M -nographic -no-reboot -monitor none
+		   -serial file:"$work/linux4.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
+		   -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon")
+	if timeout 900 "$tool" record --plugin --mode htm --implicit-return 3 --repeat-history \
+		--repeat-branch --ext-addr --src-bits 2 --max-instructions 40000000 \
+		-o "$work/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
+		</dev/null 2>"$work/linux4-record.log"; then
+		for h in 0 1 2 3; do
+			a="$work/linux4.addr" code="$work/linux4.ntr.code"
+			[[ $h == 0 ]] || a="$a.$h" code="$code.$h"
+			if [[ ! -f $a ]]; then
+				# all four start in Tally's boot, but a loaded host may
+				# not schedule a vCPU thread before the 40 M
+				echo "SKIP: trace: Linux boot, 4 harts: hart $h ran no instruction in this window"
+				continue
+			fi
+			if [[ -f $code ]] &&
+			   timeout 900 "$tool" decode -q --cfg "$work/linux4.ntr.cfg" --src $h \
+				--syms "$linux/obj/vmlinux" --code "$code" -o - "$work/linux4.ntr" |
+			   cmp -s - "$a"; then
+				pass "Linux boot, 4 harts: hart $h (SRC=$h) decoded == executed ($(wc -l <"$a") instructions)"
+			else
+				fail "Linux boot, 4 harts: hart $h decoded sequence differs (see $work/linux4-record.log)"
+			fi
+		done
+	else
+		fail "Linux boot, 4 harts: record (see $work/linux4-record.log)"
+	fi
+	rm -f "$work"/linux4.addr*
+	echo "(Linux trace round trips: $((SECONDS - t_linux)) s)"
 fi
-rm -f "$work/linux.dec" "$work/linux.addr"
 
 # 7. profile: per function and per SBI call, and a flame graph
 if "$tool" profile --cfg "$work/boot.ntr.cfg" --elf "$elf" --elf "$payload" --code "$work/boot.ntr.code" \
