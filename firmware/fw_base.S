@@ -3,10 +3,13 @@
  * Entry of every Tally firmware image, and the trap entry/exit.
  *
  * Every hart enters _start with a0 = hartid, a1 = devicetree and (for
- * fw_dynamic) a2 = struct fw_dynamic_info.  Each hart takes its own stack
- * and scratch; one hart (chosen by the flavour, else the first to arrive)
- * clears .bss and runs cold_boot(); the others sleep until it is done and
- * run warm_boot().
+ * fw_dynamic) a2 = struct fw_dynamic_info.  The first hart to arrive reads
+ * the devicetree's harts into hart_map (hart id -> hart index), on a stack
+ * of its own; the others wait, touching nothing but the flag that says it
+ * is done.  Then each hart finds its index, and takes the stack and scratch
+ * of that index (a hart the map does not have parks); one hart (chosen by
+ * the flavour, else the first to arrive) clears .bss and runs cold_boot();
+ * the others sleep until it is done and run warm_boot().
  */
 #include <tally/riscv.h>
 #include <tally/hart.h>
@@ -19,21 +22,48 @@ _start:
 	csrw	mie, zero
 	la	t0, _trap_entry
 	csrw	mtvec, t0
-	li	t0, TALLY_MAX_HARTS
-	bgeu	a0, t0, .Lpark		/* no scratch for this hart: keep it out */
 	mv	s0, a0
 	mv	s1, a1
 	mv	s2, a2
 
+	/* the first hart to arrive fills hart_map (hart_map_boot sets hart_map_ready) */
+	la	t0, hart_map_lottery
+	li	t1, 1
+	amoadd.w t1, t1, (t0)
+	bnez	t1, .Lmap_wait
+	la	sp, hart_boot_stack
+	li	t0, HART_BOOT_STACK_SIZE
+	add	sp, sp, t0
+	la	t0, hart_boot_scratch
+	csrw	mscratch, t0
+	call	hart_map_boot		/* a0-a2 as at entry */
+.Lmap_wait:
+	la	t0, hart_map_ready
+	REG_L	t0, 0(t0)
+	beqz	t0, .Lmap_wait
+	fence	r, rw
+
+	/* this hart's index: its id's place in hart_map.id[] (boot only) */
+	la	t0, hart_map
+	REG_L	t1, HART_MAP_COUNT(t0)
+	addi	t2, t0, HART_MAP_ID
+	li	s3, 0
+5:	bgeu	s3, t1, .Lpark		/* not in the devicetree, or no room: keep it out */
+	REG_L	t3, 0(t2)
+	beq	t3, s0, 6f
+	addi	t2, t2, REGBYTES
+	addi	s3, s3, 1
+	j	5b
+
 	/*
 	 * This hart's stack: hart_stack_top() is the one definition of where
-	 * it is, shared with the trap frame the C code sets up (block s0 of
+	 * it is, shared with the trap frame the C code sets up (block s3 of
 	 * hart_stacks, outside .bss, so usable before it is cleared).
 	 */
-	mv	a0, s0
+6:	mv	a0, s3
 	call	hart_stack_top		/* address arithmetic only: no stack yet */
 	mv	sp, a0
-	mv	a0, s0
+	mv	a0, s3
 	call	hart_scratch_of		/* address arithmetic only */
 	csrw	mscratch, a0
 
@@ -41,7 +71,7 @@ _start:
 	mv	a0, s0
 	mv	a1, s1
 	mv	a2, s2
-	call	fw_boot_hart
+	call	hart_boot_choice	/* fw_boot_hart, if that hart is in hart_map */
 	li	t0, -1
 	beq	a0, t0, .Llottery
 	bne	a0, s0, .Lwarm
@@ -87,8 +117,12 @@ _start:
 	.globl	cold_boot_done
 cold_boot_done:
 	.dword	0
+	.globl	hart_map_ready
+hart_map_ready:
+	.dword	0
 boot_lottery:
 	.word	0
+hart_map_lottery:
 	.word	0
 
 /*

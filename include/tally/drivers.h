@@ -11,16 +11,19 @@ void uart8250_init(unsigned long base, unsigned int reg_shift, unsigned int reg_
 void uart8250_putc(char c);
 int uart8250_getc(void);
 
-/* ACLINT MSWI / CLINT software interrupts: one 32-bit MSIP word per hart */
-void mswi_add_hart(unsigned long hartid, unsigned long msip_addr);
-void mswi_send(unsigned long hartid);
-void mswi_clear(unsigned long hartid);
+/*
+ * ACLINT MSWI / CLINT software interrupts: one 32-bit MSIP word per hart.
+ * The drivers' harts are hart indices (include/tally/hartmask.h).
+ */
+void mswi_add_hart(unsigned long index, unsigned long msip_addr);
+void mswi_send(unsigned long index);
+void mswi_clear(unsigned long index);
 
 /* ACLINT MTIMER / CLINT timer */
 void mtimer_set_mtime(unsigned long mtime_addr);
-void mtimer_add_hart(unsigned long hartid, unsigned long mtimecmp_addr);
+void mtimer_add_hart(unsigned long index, unsigned long mtimecmp_addr);
 uint64_t mtimer_value(void);
-void mtimer_set(unsigned long hartid, uint64_t when);
+void mtimer_set(unsigned long index, uint64_t when);
 
 /* sifive,test0 (QEMU's test device) and syscon-style reset registers */
 void sifive_test_init(unsigned long base);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <tally/hartmask.h>
 
 /* The index-th (address, size) pair of a node's "reg", in the parent's cells. */
 int fdt_reg(const void *fdt, int node, int index, unsigned long *addr, unsigned long *size);
@@ -18,6 +19,17 @@ uint32_t fdt_u32(const void *fdt, int node, const char *prop, uint32_t fallback)
 const char *fdt_string_prop(const void *fdt, int node, const char *prop);
 /* True when status is absent, "okay" or "ok". */
 bool fdt_node_enabled(const void *fdt, int node);
+/*
+ * A usable hart: a /cpus child with device_type "cpu", enabled, with a
+ * reg (its hart id, in *hartid).
+ */
+bool fdt_cpu_usable(const void *fdt, int node, unsigned long *hartid);
+/*
+ * The hart map of the devicetree: index i is the i-th usable cpu node.
+ * Returns how many usable harts had no room (beyond TALLY_MAX_HARTS) or
+ * repeated an id; -1 when the tree has no /cpus.
+ */
+long fdt_hart_map(const void *fdt, struct hart_map *map);
 /* Hart ID of the CPU whose interrupt controller has this phandle, or -1. */
 long fdt_hartid_of_intc(const void *fdt, uint32_t phandle);
 /* First enabled node compatible with any of the NULL-terminated list, or < 0. */

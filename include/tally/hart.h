@@ -18,6 +18,8 @@
 #include <tally/hartmask.h>	/* TALLY_MAX_HARTS */
 
 #define TALLY_STACK_SIZE	8192
+/* the stack of the one hart that reads the hart map at boot (_start) */
+#define HART_BOOT_STACK_SIZE	4096
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -44,7 +46,8 @@ struct hart_scratch {
 	volatile unsigned long guard_trapped;	/* ... and it happened */
 	volatile unsigned long guard_cause;
 
-	unsigned long hartid;
+	unsigned long hartid;			/* what S-mode and the devicetree call it */
+	unsigned long index;			/* its hart index: where its state lives */
 	bool present;				/* listed in the devicetree */
 
 	/* HSM */
@@ -78,16 +81,30 @@ _Static_assert(offsetof(struct hart_scratch, guard_trapped) == SCRATCH_GUARD_TRA
 _Static_assert(offsetof(struct hart_scratch, guard_cause) == SCRATCH_GUARD_CAUSE,
 	       "SCRATCH_GUARD_CAUSE");
 
+/* Indexed by hart index (include/tally/hartmask.h), as the stacks are. */
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
+/* Hart ids <-> indices, from the devicetree, before any hart takes its scratch. */
+extern struct hart_map hart_map;
+extern volatile unsigned long hart_map_ready;	/* fw_base.S */
+/*
+ * _start, on the first hart to arrive, on a stack of its own: fills
+ * hart_map from the next stage's devicetree, then sets hart_map_ready.
+ */
+void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2);
+/*
+ * _start: the hart the flavour names to boot (fw_boot_hart), or -1 for the
+ * first to arrive; -1 too when the named hart is not in hart_map.
+ */
+long hart_boot_choice(unsigned long a0, unsigned long a1, unsigned long a2);
 
 /*
- * Top of hart i's stack block (sbi_hart.c): the only definition, used by
- * _start for the boot/HSM-wait stack and by cold_boot() for the frame of
- * traps from S-mode.
+ * Top of the stack block of hart index i (sbi_hart.c): the only
+ * definition, used by _start for the boot/HSM-wait stack and by cold_boot()
+ * for the frame of traps from S-mode.
  */
-unsigned long hart_stack_top(unsigned long hartid);
-/* Hart i's scratch, for _start before .bss is cleared: arithmetic only. */
-struct hart_scratch *hart_scratch_of(unsigned long hartid);
+unsigned long hart_stack_top(unsigned long index);
+/* The scratch of hart index i, for _start before .bss is cleared: arithmetic only. */
+struct hart_scratch *hart_scratch_of(unsigned long index);
 /* Cold boot: every scratch learns its hart and its trap frame. */
 void hart_scratch_init(void);
 
@@ -101,11 +118,19 @@ static inline unsigned long this_hartid(void)
 	return this_hart()->hartid;
 }
 
+static inline unsigned long this_hart_index(void)
+{
+	return this_hart()->index;
+}
+
+/* The hart S-mode names by hart id, or NULL: any 64-bit id is safe. */
 static inline struct hart_scratch *hart_by_id(unsigned long hartid)
 {
-	if (hartid >= TALLY_MAX_HARTS || !hart_scratch[hartid].present)
+	unsigned long index = hart_map_index(&hart_map, hartid);
+
+	if (index == HART_INDEX_NONE || !hart_scratch[index].present)
 		return 0;
-	return &hart_scratch[hartid];
+	return &hart_scratch[index];
 }
 
 /*

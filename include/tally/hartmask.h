@@ -1,15 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Hart sets and the SBI (hart_mask, hart_mask_base) decoding.  Pure logic,
- * unit-tested on the host.
+ * Hart sets, the hart map and the SBI (hart_mask, hart_mask_base) decoding.
+ * Pure logic, unit-tested on the host.
+ *
+ * Inside the firmware a hart is known by its hart index: 0, 1, ... in the
+ * devicetree order of the usable cpu nodes, at most TALLY_MAX_HARTS of
+ * them.  Hart sets, the scratch areas, the stacks and the drivers' per-hart
+ * tables are indexed by it.  Hart ids (any 64-bit values, sparse) appear
+ * only where S-mode or the devicetree names a hart; the hart map turns one
+ * into the other.
  */
 #ifndef TALLY_HARTMASK_H
 #define TALLY_HARTMASK_H
+
+#include <tally/riscv.h>	/* REGBYTES */
 
 /* the most harts the firmware serves (make TALLY_MAX_HARTS=...) */
 #ifndef TALLY_MAX_HARTS
 #define TALLY_MAX_HARTS		32
 #endif
+
+/* struct hart_map as firmware/fw_base.S reads it (checked below) */
+#define HART_MAP_COUNT		0
+#define HART_MAP_ID		(2 * REGBYTES)
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -19,8 +32,42 @@
 #define HARTMASK_WORDS		((TALLY_MAX_HARTS + BITS_PER_LONG - 1) / BITS_PER_LONG)
 
 struct hartmask {
-	unsigned long bits[HARTMASK_WORDS];
+	unsigned long bits[HARTMASK_WORDS];	/* bit i: hart index i */
 };
+
+#define HART_INDEX_NONE		((unsigned long)-1)
+
+/*
+ * Hart ids and indices.  id[] gives the id of each index; sorted_id[] the
+ * ids in increasing order with their indices, for the id -> index look-up
+ * (a binary search, unless identity: every id equals its index, the common
+ * case, and the look-up is one compare).
+ */
+struct hart_map {
+	unsigned long count;			/* HART_MAP_COUNT */
+	unsigned long identity;			/* id[i] == i for every i < count */
+	unsigned long id[TALLY_MAX_HARTS];	/* HART_MAP_ID: by index */
+	unsigned long sorted_id[TALLY_MAX_HARTS];
+	unsigned int sorted_index[TALLY_MAX_HARTS];
+};
+
+_Static_assert(__builtin_offsetof(struct hart_map, count) == HART_MAP_COUNT, "HART_MAP_COUNT");
+_Static_assert(__builtin_offsetof(struct hart_map, id) == HART_MAP_ID, "HART_MAP_ID");
+
+void hart_map_clear(struct hart_map *m);
+/* The next index gets hart id; false (nothing added) when full or already there. */
+bool hart_map_add(struct hart_map *m, unsigned long id);
+
+/* A binary search of sorted_id[] (the map is no identity). */
+unsigned long hart_map_search(const struct hart_map *m, unsigned long id);
+
+/* The index of hart id, or HART_INDEX_NONE: any id is safe. */
+static inline unsigned long hart_map_index(const struct hart_map *m, unsigned long id)
+{
+	if (m->identity)
+		return id < m->count ? id : HART_INDEX_NONE;
+	return hart_map_search(m, id);
+}
 
 static inline void hartmask_clear(struct hartmask *m)
 {
@@ -56,12 +103,13 @@ static inline bool hartmask_test(const struct hartmask *m, unsigned long hart)
 		     __hm_w &= __hm_w - 1)
 
 /*
- * Decode an SBI hart set.  base == -1 selects every hart in 'valid'; otherwise
- * bit i of mask names hart base + i.  Any named hart that is not in 'valid'
- * (or whose number overflows) makes the whole call SBI_ERR_INVALID_PARAM and
- * leaves 'out' empty.  Returns an SBI error code.
+ * Decode an SBI hart set into hart indices.  base == -1 selects every hart
+ * in 'valid'; otherwise bit i of mask names hart id base + i.  Any named
+ * hart that is not in the map or not in 'valid' (or whose id overflows)
+ * makes the whole call SBI_ERR_INVALID_PARAM and leaves 'out' empty.
+ * Returns an SBI error code.
  */
-long hartmask_from_sbi(unsigned long mask, unsigned long base,
+long hartmask_from_sbi(unsigned long mask, unsigned long base, const struct hart_map *map,
 		       const struct hartmask *valid, struct hartmask *out);
 
 #endif /* __ASSEMBLER__ */

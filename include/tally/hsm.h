@@ -6,7 +6,8 @@
 #include <tally/hart.h>
 #include <tally/sbi.h>
 
-void hsm_init(unsigned long boot_hartid);
+/* Cold boot: the harts of platform.harts STOPPED, but the boot hart (an index). */
+void hsm_init(unsigned long boot_index);
 
 /*
  * The state queries are inline: the IPI, RFENCE and SSE code ask them on
@@ -18,21 +19,21 @@ static inline unsigned long hsm_state(const struct hart_scratch *h)
 	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE);
 }
 
-/* The hart is in STOPPED (SUSP: every other hart must be). */
-static inline bool hsm_hart_stopped(unsigned long hartid)
+/* The hart (an index) is in STOPPED (SUSP: every other hart must be). */
+static inline bool hsm_hart_stopped(unsigned long index)
 {
-	return hsm_state(&hart_scratch[hartid]) == SBI_HSM_STATE_STOPPED;
+	return hsm_state(&hart_scratch[index]) == SBI_HSM_STATE_STOPPED;
 }
 
 /*
- * Not stopped (nor starting, stopping): the hart has an S-mode that an
+ * Not stopped (nor starting, stopping): the hart (an index) has an S-mode that an
  * IPI, a remote fence or an SSE event can reach.  SUSPEND_PENDING and
  * RESUME_PENDING count: the hart is on its way into (or out of) its wait,
  * which takes the request (a request dropped there would be lost).
  */
-static inline bool hsm_hart_interruptible(unsigned long hartid)
+static inline bool hsm_hart_interruptible(unsigned long index)
 {
-	unsigned long s = hsm_state(&hart_scratch[hartid]);
+	unsigned long s = hsm_state(&hart_scratch[index]);
 
 	return s != SBI_HSM_STATE_STOPPED && s != SBI_HSM_STATE_STOP_PENDING &&
 	       s != SBI_HSM_STATE_START_PENDING;

@@ -27,7 +27,8 @@ typedef void (*ipi_handler_fn)(void);
 
 /* Cold boot, before any IPI: the handler of request bit `what` (one bit). */
 void sbi_ipi_register(unsigned long what, ipi_handler_fn handler);
-void sbi_ipi_raise(unsigned long hartid, unsigned long what);
+/* Request `what` of the hart of that index. */
+void sbi_ipi_raise(unsigned long index, unsigned long what);
 void sbi_ipi_process(void);
 /* Handle our own pending requests while spinning on another hart. */
 void sbi_ipi_poll(void);

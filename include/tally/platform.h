@@ -18,12 +18,12 @@ struct platform_ops {
 	/* console (required for output; getc returns -1 when nothing waits) */
 	void (*console_putc)(char c);
 	int (*console_getc)(void);
-	/* inter-processor interrupts: raise / clear machine software irq */
-	void (*ipi_send)(unsigned long hartid);
-	void (*ipi_clear)(unsigned long hartid);
+	/* inter-processor interrupts: raise / clear machine software irq (of a hart index) */
+	void (*ipi_send)(unsigned long index);
+	void (*ipi_clear)(unsigned long index);
 	/* machine timer */
 	uint64_t (*timer_value)(void);
-	void (*timer_set)(unsigned long hartid, uint64_t when);
+	void (*timer_set)(unsigned long index, uint64_t when);
 	/* system reset: SBI_SRST_TYPE_*, SBI_SRST_REASON_*; may return if absent */
 	void (*system_reset)(unsigned long type, unsigned long reason);
 };
@@ -31,7 +31,7 @@ struct platform_ops {
 struct platform {
 	const char *name;		/* board/model name for the banner */
 	struct platform_ops ops;
-	struct hartmask harts;		/* harts that exist and S-mode may use */
+	struct hartmask harts;		/* hart indices that exist and S-mode may use */
 	unsigned long nr_harts;
 	struct memmap mem;		/* RAM and the firmware region */
 	/* M-mode-only device registers (MSWI, MTIMER, CLINT): PMP closes them */

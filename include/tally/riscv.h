@@ -111,6 +111,7 @@
 #define PMP_R		0x01
 #define PMP_W		0x02
 #define PMP_X		0x04
+#define PMP_A_TOR	0x08
 #define PMP_A_NAPOT	0x18
 #define PMP_SHIFT	2
 
@@ -121,6 +122,7 @@
 #define CSR_MENVCFG	0x30A
 #define CSR_MENVCFGH	0x31A	/* RV32: menvcfg bits 63:32 */
 #define CSR_STIMECMPH	0x15D	/* RV32: stimecmp bits 63:32 */
+#define CSR_PMPADDR0	0x3B0	/* pmpaddr i: CSR_PMPADDR0 + i */
 /* counters: mhpmcounter i is CSR_MHPMCOUNTER_BASE + i (0: mcycle, 2: minstret),
  * mhpmevent i is CSR_MHPMEVENT_BASE + i (i = 3..31; + 0 is mcountinhibit) */
 #define CSR_MCOUNTINHIBIT 0x320

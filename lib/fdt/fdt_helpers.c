@@ -59,6 +59,14 @@ bool fdt_node_enabled(const void *fdt, int node)
 	return !strcmp(s, "okay") || !strcmp(s, "ok");
 }
 
+bool fdt_cpu_usable(const void *fdt, int node, unsigned long *hartid)
+{
+	const char *type = fdt_string_prop(fdt, node, "device_type");
+
+	return type && !strcmp(type, "cpu") && fdt_node_enabled(fdt, node) &&
+	       !fdt_reg(fdt, node, 0, hartid, NULL);
+}
+
 long fdt_hartid_of_intc(const void *fdt, uint32_t phandle)
 {
 	int intc = fdt_node_offset_by_phandle(fdt, phandle);

@@ -34,11 +34,11 @@ void sbi_ipi_register(unsigned long what, ipi_handler_fn handler)
  * or clear an msip raised for a request its exchange has already missed:
  * an IPI, and a remote fence waiting on it, would be lost.
  */
-void sbi_ipi_raise(unsigned long hartid, unsigned long what)
+void sbi_ipi_raise(unsigned long index, unsigned long what)
 {
-	__atomic_fetch_or(&hart_scratch[hartid].ipi_pending, what, __ATOMIC_RELEASE);
+	__atomic_fetch_or(&hart_scratch[index].ipi_pending, what, __ATOMIC_RELEASE);
 	__asm__ __volatile__("fence rw, o" ::: "memory");	/* request, then msip */
-	platform.ops.ipi_send(hartid);
+	platform.ops.ipi_send(index);
 }
 
 void sbi_ipi_process(void)
@@ -47,7 +47,7 @@ void sbi_ipi_process(void)
 	unsigned long pending;
 
 	/* clear first: a request set after the exchange below raises it again */
-	platform.ops.ipi_clear(me->hartid);
+	platform.ops.ipi_clear(me->index);
 	__asm__ __volatile__("fence o, rw" ::: "memory");	/* msip clear, then exchange */
 	pending = __atomic_exchange_n(&me->ipi_pending, 0, __ATOMIC_ACQUIRE);
 	pending &= (1UL << IPI_COUNT) - 1;
@@ -68,6 +68,6 @@ void sbi_ipi_poll(void)
 	 * once back in S-mode (a stopped hart waiting for its start has no
 	 * S-mode to go back to).
 	 */
-	if (this_hart()->sse.pending && hsm_hart_interruptible(this_hartid()))
-		platform.ops.ipi_send(this_hartid());
+	if (this_hart()->sse.pending && hsm_hart_interruptible(this_hart_index()))
+		platform.ops.ipi_send(this_hart_index());
 }

@@ -17,13 +17,12 @@
 #include <tally/platform.h>
 
 #define PMP_ENTRIES	16	/* the most a hart may have on RV64 with pmpcfg0/2 */
-#define PMP_A_TOR	0x08
 
 /* CSR numbers are instruction immediates: a switch over the 16 entries. */
 static bool pmpaddr_write(unsigned int n, unsigned long value)
 {
 	switch (n) {
-#define W(i) case i: return csr_write_guarded(0x3B0 + i, value);
+#define W(i) case i: return csr_write_guarded(CSR_PMPADDR0 + i, value);
 	W(0) W(1) W(2) W(3) W(4) W(5) W(6) W(7)
 	W(8) W(9) W(10) W(11) W(12) W(13) W(14) W(15)
 #undef W

@@ -121,7 +121,7 @@ static void fwft_apply_all(const struct fwft_hart *h)
 
 void sbi_fwft_hart_init(void)
 {
-	struct fwft_hart *h = &fwft_harts[this_hartid()];
+	struct fwft_hart *h = &fwft_harts[this_hart_index()];
 
 	for (unsigned int f = 0; f < FWFT_FEATURES; f++)
 		h->value[f] = 0;
@@ -131,7 +131,7 @@ void sbi_fwft_hart_init(void)
 
 void sbi_fwft_hart_resume(void)
 {
-	fwft_apply_all(&fwft_harts[this_hartid()]);
+	fwft_apply_all(&fwft_harts[this_hart_index()]);
 }
 
 /*
@@ -156,7 +156,7 @@ static bool fwft_value_ok(unsigned long feature, unsigned long value)
 static struct sbiret fwft_set(unsigned long feature, unsigned long value,
 			      unsigned long flags)
 {
-	struct fwft_hart *h = &fwft_harts[this_hartid()];
+	struct fwft_hart *h = &fwft_harts[this_hart_index()];
 	long err = fwft_feature_check(feature);
 
 	if (err)
@@ -178,7 +178,7 @@ static struct sbiret fwft_get(unsigned long feature)
 
 	if (err)
 		return sbi_err(err);
-	return sbi_ok(fwft_harts[this_hartid()].value[feature]);
+	return sbi_ok(fwft_harts[this_hart_index()].value[feature]);
 }
 
 static struct sbiret fwft_handle(unsigned long fid, const unsigned long *args,

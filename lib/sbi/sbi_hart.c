@@ -6,6 +6,8 @@
  * sbi_hsm.c; calls neither (nor the IPI or HSM code): the bottom of the
  * boot path.
  */
+#include <libfdt.h>
+#include <tally/fdt_helpers.h>
 #include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
@@ -20,30 +22,71 @@ static unsigned char hart_stacks[TALLY_MAX_HARTS][TALLY_STACK_SIZE]
 	__attribute__((section(".stacks"), aligned(16), used));
 struct hart_features hart_features;
 
-/* Called from _start before .bss is cleared: address arithmetic only. */
-struct hart_scratch *hart_scratch_of(unsigned long hartid)
+/*
+ * The hart map is filled before .bss is cleared, and read after: it lives
+ * in .data.  The hart that fills it runs on a stack and a scratch of its
+ * own (fw_base.S), outside .bss too, which no other hart ever uses.
+ */
+struct hart_map hart_map __attribute__((section(".data")));
+unsigned char hart_boot_stack[HART_BOOT_STACK_SIZE]
+	__attribute__((section(".stacks"), aligned(16)));
+struct hart_scratch hart_boot_scratch __attribute__((section(".stacks")));
+
+void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2)
 {
-	return &hart_scratch[hartid];
+	const void *fdt;
+	struct fw_next next;
+
+	hart_boot_scratch.guard = 0;		/* a trap now is fatal, and says so */
+	hart_boot_scratch.hartid = a0;
+	fw_next_stage(a0, a1, a2, &next);
+	fdt = (const void *)next.fdt;
+	/*
+	 * No usable tree: this hart alone, so that cold boot runs and says
+	 * why it stops (a hart the tree leaves out waits in _start for ever).
+	 */
+	if (!fdt || fdt_check_header(fdt) || fdt_hart_map(fdt, &hart_map) < 0 ||
+	    !hart_map.count) {
+		hart_map_clear(&hart_map);
+		hart_map_add(&hart_map, a0);
+	}
+	__atomic_store_n(&hart_map_ready, 1, __ATOMIC_RELEASE);
+}
+
+long hart_boot_choice(unsigned long a0, unsigned long a1, unsigned long a2)
+{
+	long named = fw_boot_hart(a0, a1, a2);
+
+	if (named != -1 && hart_map_index(&hart_map, (unsigned long)named) == HART_INDEX_NONE)
+		return -1;	/* a hart that waits in _start for ever: the lottery instead */
+	return named;
+}
+
+/* Called from _start before .bss is cleared: address arithmetic only. */
+struct hart_scratch *hart_scratch_of(unsigned long index)
+{
+	return &hart_scratch[index];
 }
 
 /*
- * The one definition of where hart i's stack is: the top of block i of
- * hart_stacks.  _start calls it (before any stack exists: address
- * arithmetic only, no stack use) for the boot stack, which is also the
- * stack of the HSM wait of a stopped hart; cold_boot() uses it for the
+ * The one definition of where the stack of hart index i is: the top of
+ * block i of hart_stacks.  _start calls it (before any stack exists:
+ * address arithmetic only, no stack use) for the boot stack, which is also
+ * the stack of the HSM wait of a stopped hart; cold_boot() uses it for the
  * frame of traps from S-mode at the top of the same block.  A hart's
  * M-mode code never runs on another hart's block.
  */
-unsigned long hart_stack_top(unsigned long hartid)
+unsigned long hart_stack_top(unsigned long index)
 {
-	return (unsigned long)hart_stacks[hartid] + TALLY_STACK_SIZE;
+	return (unsigned long)hart_stacks[index] + TALLY_STACK_SIZE;
 }
 
 /* Cold boot, before anything looks at a scratch: who each one is. */
 void hart_scratch_init(void)
 {
 	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++) {
-		hart_scratch[i].hartid = i;
+		hart_scratch[i].index = i;
+		hart_scratch[i].hartid = i < hart_map.count ? hart_map.id[i] : HART_INDEX_NONE;
 		hart_scratch[i].smode_frame = hart_stack_top(i) - TF_SIZE;
 	}
 }
@@ -94,7 +137,8 @@ static void probe_counters(void)
  */
 static bool probe_instret_filter_ignored(void)
 {
-	const unsigned long long all_modes_inhibited = (7ULL << 60) | 0x2;	/* MINH|SINH|UINH, instret */
+	const unsigned long long all_modes_inhibited = MHPMEVENT_MINH | MHPMEVENT_SINH |
+						       MHPMEVENT_UINH | 0x2;	/* QEMU's instret event */
 	unsigned long before, after;
 
 	if (!(hart_features.hpm_mask & (1UL << 3)) || !hart_features.has_sscofpmf)
@@ -191,5 +235,5 @@ void hart_init_local(void)
 	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
 	sbi_timer_hart_init();
 	if (platform.ops.ipi_clear)
-		platform.ops.ipi_clear(me->hartid);
+		platform.ops.ipi_clear(me->index);
 }

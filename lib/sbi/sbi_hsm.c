@@ -28,14 +28,14 @@ static bool hsm_move(struct hart_scratch *h, unsigned long from, unsigned long t
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-void hsm_init(unsigned long boot_hartid)
+void hsm_init(unsigned long boot_index)
 {
 	unsigned long h;
 
 	for_each_hart_in(h, &platform.harts) {
 		hart_scratch[h].present = true;
-		hsm_set(&hart_scratch[h], h == boot_hartid ? SBI_HSM_STATE_STARTED
-							   : SBI_HSM_STATE_STOPPED);
+		hsm_set(&hart_scratch[h], h == boot_index ? SBI_HSM_STATE_STARTED
+							  : SBI_HSM_STATE_STOPPED);
 	}
 }
 
@@ -86,7 +86,7 @@ static struct sbiret hsm_hart_start(unsigned long hartid, unsigned long addr,
 	target->start_arg = arg;
 	hsm_set(target, SBI_HSM_STATE_START_PENDING);
 	spin_unlock(&target->hsm_lock);
-	sbi_ipi_raise(hartid, IPI_WAKE);
+	sbi_ipi_raise(target->index, IPI_WAKE);
 	return sbi_ok(0);
 }
 

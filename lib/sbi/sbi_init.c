@@ -51,8 +51,8 @@ static void print_banner(const struct fw_next *next)
 	}
 	printf("\nTally %s: RISC-V SBI firmware (%s)\n", TALLY_VERSION_STRING, fw_flavour);
 	printf("Platform         : %s\n", platform.name);
-	printf("Harts            : %lu (boot hart %lu, max %u)\n", platform.nr_harts,
-	       this_hartid(), TALLY_MAX_HARTS);
+	printf("Harts            : %lu (boot hart %lu, index %lu, max %u)\n", platform.nr_harts,
+	       this_hartid(), this_hart_index(), TALLY_MAX_HARTS);
 	printf("Firmware region  : 0x%lx-0x%lx (%lu KiB, no S/U access)\n",
 	       platform.mem.fw_base, platform.mem.fw_base + platform.mem.fw_size - 1,
 	       platform.mem.fw_size / 1024);
@@ -82,6 +82,7 @@ static void __attribute__((noreturn)) halt(void)
 		wfi();
 }
 
+/* self and the harts woken: hart indices */
 static void wake_secondaries(unsigned long self)
 {
 	unsigned long h;
@@ -106,10 +107,13 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: platform initialisation failed; halting\n");
 		halt();
 	}
-	if (!hartmask_test(&platform.harts, a0)) {
+	if (!hartmask_test(&platform.harts, this_hart_index())) {
 		printf("Tally: boot hart %lu is not in the devicetree; halting\n", a0);
 		halt();
 	}
+	if (fw_boot_hart(a0, a1, a2) != -1 && (unsigned long)fw_boot_hart(a0, a1, a2) != a0)
+		printf("Tally: WARNING: boot hart %ld (previous stage) is not in the devicetree; "
+		       "hart %lu boots\n", fw_boot_hart(a0, a1, a2), a0);
 	hart_probe_features();
 	if (!platform.fdt_err)	/* never write into a tree that failed validation */
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
@@ -123,15 +127,15 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 	}
 	sbi_ipi_init();		/* the IPI request handlers, before any IPI */
 	sbi_rfence_init();
-	hsm_init(a0);
+	hsm_init(this_hart_index());
 	hart_init_local();
-	wake_secondaries(a0);
+	wake_secondaries(this_hart_index());
 	hart_enter_smode(next.addr, a0, next.fdt, PRV_S);
 }
 
 void __attribute__((noreturn)) warm_boot(unsigned long hartid)
 {
-	if (!hartmask_test(&platform.harts, hartid)) {
+	if (!hartmask_test(&platform.harts, this_hart_index())) {
 		printf("Tally: hart %lu is not in the devicetree; parked\n", hartid);
 		csr_write(mie, 0);
 		halt();

@@ -21,9 +21,9 @@ void sbi_ipi_init(void)
 
 static struct sbiret ipi_send(unsigned long mask, unsigned long base)
 {
-	unsigned long self = this_hartid(), h;
+	unsigned long self = this_hart_index(), h;	/* hart indices */
 	struct hartmask targets;
-	long err = hartmask_from_sbi(mask, base, &platform.harts, &targets);
+	long err = hartmask_from_sbi(mask, base, &hart_map, &platform.harts, &targets);
 
 	if (err)
 		return sbi_err(err);

@@ -86,7 +86,7 @@ static struct sbiret legacy_handle(unsigned long fid, const unsigned long *args,
 }
 
 const struct sbi_extension sbi_ext_legacy = {
-	.eid_first = 0x00,
+	.eid_first = SBI_EXT_0_1_SET_TIMER,
 	.eid_last = SBI_EXT_0_1_SHUTDOWN,
 	.name = "legacy",
 	.handle = legacy_handle,

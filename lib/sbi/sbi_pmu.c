@@ -318,7 +318,7 @@ void sbi_pmu_hart_init(void)
 #endif
 	/* on failure the hart's PMU is disabled: its calls answer NOT_SUPPORTED */
 	if (pmu_hart_init(&this_hart()->pmu, &cfg) != SBI_SUCCESS &&
-	    !__atomic_exchange_n(&pmu_failure_told[this_hartid()], 1, __ATOMIC_RELAXED))
+	    !__atomic_exchange_n(&pmu_failure_told[this_hart_index()], 1, __ATOMIC_RELAXED))
 		printf("Tally: hart %lu: PMU initialisation failed: no PMU on this hart\n",
 		       this_hartid());
 }

@@ -167,15 +167,15 @@ void sbi_rfence_init(void)
 	sbi_ipi_register(IPI_RFENCE, rfence_receive);
 }
 
-static void rfence_remote(unsigned long hartid, const struct rfence_request *r)
+static void rfence_remote(unsigned long index, const struct rfence_request *r)
 {
-	struct hart_scratch *target = &hart_scratch[hartid];
+	struct hart_scratch *target = &hart_scratch[index];
 
 	while (!spin_trylock(&target->rfence_lock))
 		sbi_ipi_poll();
 	target->rfence = *r;
 	target->rfence_done = 0;
-	sbi_ipi_raise(hartid, IPI_RFENCE);
+	sbi_ipi_raise(index, IPI_RFENCE);
 	while (!__atomic_load_n(&target->rfence_done, __ATOMIC_ACQUIRE))
 		sbi_ipi_poll();
 	spin_unlock(&target->rfence_lock);
@@ -184,9 +184,9 @@ static void rfence_remote(unsigned long hartid, const struct rfence_request *r)
 struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
 			      const struct rfence_request *r)
 {
-	unsigned long self = this_hartid(), h;
+	unsigned long self = this_hart_index(), h;	/* hart indices */
 	struct hartmask targets;
-	long err = hartmask_from_sbi(mask, base, &platform.harts, &targets);
+	long err = hartmask_from_sbi(mask, base, &hart_map, &platform.harts, &targets);
 
 	if (err)
 		return sbi_err(err);

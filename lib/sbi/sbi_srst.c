@@ -4,20 +4,15 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 
-#define SRST_TYPE_VENDOR_FIRST		0xF0000000UL
-#define SRST_TYPE_VENDOR_LAST		0xFFFFFFFFUL
-#define SRST_REASON_IMPL_FIRST		0xE0000000UL
-#define SRST_REASON_LAST		0xFFFFFFFFUL
-
 static const char *const reset_type_names[] = { "shutdown", "cold reboot", "warm reboot" };
 
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
 {
 	if (type > SBI_SRST_TYPE_WARM_REBOOT &&
-	    !(type >= SRST_TYPE_VENDOR_FIRST && type <= SRST_TYPE_VENDOR_LAST))
+	    !(type >= SBI_SRST_TYPE_VENDOR_FIRST && type <= SBI_SRST_TYPE_VENDOR_LAST))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (reason > SBI_SRST_REASON_SYSFAIL &&
-	    !(reason >= SRST_REASON_IMPL_FIRST && reason <= SRST_REASON_LAST))
+	    !(reason >= SBI_SRST_REASON_IMPL_FIRST && reason <= SBI_SRST_REASON_IMPL_LAST))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (type > SBI_SRST_TYPE_WARM_REBOOT || !platform.ops.system_reset)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);

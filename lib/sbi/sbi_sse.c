@@ -132,8 +132,10 @@ static void sse_global_hints_update(void)
 	for (unsigned int i = 0; i < SSE_NR_GLOBAL; i++) {
 		struct sse_global *g = &sse_globals[i];
 
-		if (g->pending && g->a.state == SBI_SSE_STATE_ENABLED)
-			hart_scratch[g->preferred_hart].sse.pending |= SSE_PENDING_GLOBAL;
+		struct hart_scratch *to = hart_by_id(g->preferred_hart);
+
+		if (g->pending && g->a.state == SBI_SSE_STATE_ENABLED && to)
+			to->sse.pending |= SSE_PENDING_GLOBAL;
 	}
 }
 
@@ -497,7 +499,7 @@ static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
 	struct hart_scratch *me = this_hart();
 	const struct sse_event *e;
 	struct sse_attrs *a;
-	unsigned long kick = -1UL;
+	struct hart_scratch *kick = 0;
 	long err = sse_lookup(args[0], &e);
 
 	if (err)
@@ -529,13 +531,13 @@ static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
 
 		sse_global_hints_update();
 		if (fid == SBI_EXT_SSE_ENABLE && g->pending && g->preferred_hart != me->hartid)
-			kick = g->preferred_hart;
+			kick = hart_by_id(g->preferred_hart);
 	}
 	if (e->slot == SSE_LOCAL_PMU && !e->global)
 		sse_pmu_route(me);
 	spin_unlock(&sse_lock);
-	if (kick != -1UL)
-		sbi_ipi_raise(kick, IPI_SSE);
+	if (kick)
+		sbi_ipi_raise(kick->index, IPI_SSE);
 	return sbi_ok(0);
 }
 
@@ -586,7 +588,8 @@ static struct sbiret sse_inject(const unsigned long *args)
 
 		g->pending = true;
 		sse_global_hints_update();
-		to = g->preferred_hart;
+		target = hart_by_id(g->preferred_hart);
+		to = target ? target->index : me->index;	/* no such hart: none to tell */
 	} else {
 		target = hart_by_id(args[1]);
 		if (!target) {
@@ -594,16 +597,16 @@ static struct sbiret sse_inject(const unsigned long *args)
 			return sbi_err(SBI_ERR_INVALID_PARAM);
 		}
 		/* a stopped hart has no S-mode to take it (and starts afresh) */
-		if (!hsm_hart_interruptible(target->hartid)) {
+		if (!hsm_hart_interruptible(target->index)) {
 			spin_unlock(&sse_lock);
 			return sbi_err(SBI_ERR_FAILED);
 		}
 		target->sse.pending |= 1UL << e->slot;
-		to = target->hartid;
+		to = target->index;
 	}
 	spin_unlock(&sse_lock);
 	/* this hart: delivered as the ecall returns (sbi_ecall_handle) */
-	if (to != me->hartid)
+	if (to != me->index)
 		sbi_ipi_raise(to, IPI_SSE);
 	return sbi_ok(0);
 }
@@ -641,7 +644,7 @@ bool sbi_sse_wakes(void)
 void sbi_sse_kick_self(void)
 {
 	if (this_hart()->sse.pending)
-		platform.ops.ipi_send(this_hartid());
+		platform.ops.ipi_send(this_hart_index());
 }
 
 void sbi_sse_hart_reset(void)

@@ -38,7 +38,7 @@ static struct sbiret susp_system_suspend(unsigned long sleep_type,
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (!hsm_smode_entry_ok(resume_addr))
 		return sbi_err(SBI_ERR_INVALID_ADDRESS);
-	if (!other_harts_stopped(this_hartid()))
+	if (!other_harts_stopped(this_hart_index()))
 		return sbi_err(SBI_ERR_DENIED);
 	/* nobody else runs S-mode, so no hart can be started meanwhile */
 	return hsm_suspend_self(true, resume_addr, opaque);

@@ -21,7 +21,7 @@ void sbi_timer_set(uint64_t when)
 		csr_write(CSR_STIMECMP, when);
 		return;
 	}
-	platform.ops.timer_set(this_hartid(), when);
+	platform.ops.timer_set(this_hart_index(), when);
 	csr_clear(mip, MIP_STIP);
 	csr_set(mie, MIP_MTIP);
 }
@@ -41,7 +41,7 @@ void sbi_timer_hart_init(void)
 	 * once (QEMU hung some 4-hart Linux boots that way).
 	 */
 	if (platform.ops.timer_set)
-		platform.ops.timer_set(this_hartid(), ~0ULL);
+		platform.ops.timer_set(this_hart_index(), ~0ULL);
 	if (platform.has_sstc) {
 		csr_write(CSR_STIMECMP, ~0UL);
 #if __riscv_xlen == 32

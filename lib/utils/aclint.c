@@ -2,7 +2,7 @@
 /*
  * ACLINT MSWI and MTIMER, which also cover the older SiFive CLINT (one
  * device holding both).  Per-hart register addresses are recorded at boot
- * from the devicetree, so sparse hart IDs cost nothing here.
+ * from the devicetree, by hart index (dense: sparse hart ids cost nothing).
  */
 #include <stdint.h>
 #include <tally/drivers.h>
@@ -12,22 +12,22 @@ static volatile uint32_t *msip[TALLY_MAX_HARTS];
 static volatile uint64_t *mtimecmp[TALLY_MAX_HARTS];
 static volatile uint64_t *mtime;
 
-void mswi_add_hart(unsigned long hartid, unsigned long msip_addr)
+void mswi_add_hart(unsigned long index, unsigned long msip_addr)
 {
-	if (hartid < TALLY_MAX_HARTS)
-		msip[hartid] = (volatile uint32_t *)msip_addr;
+	if (index < TALLY_MAX_HARTS)
+		msip[index] = (volatile uint32_t *)msip_addr;
 }
 
-void mswi_send(unsigned long hartid)
+void mswi_send(unsigned long index)
 {
-	if (hartid < TALLY_MAX_HARTS && msip[hartid])
-		*msip[hartid] = 1;
+	if (index < TALLY_MAX_HARTS && msip[index])
+		*msip[index] = 1;
 }
 
-void mswi_clear(unsigned long hartid)
+void mswi_clear(unsigned long index)
 {
-	if (hartid < TALLY_MAX_HARTS && msip[hartid])
-		*msip[hartid] = 0;
+	if (index < TALLY_MAX_HARTS && msip[index])
+		*msip[index] = 0;
 }
 
 void mtimer_set_mtime(unsigned long mtime_addr)
@@ -35,10 +35,10 @@ void mtimer_set_mtime(unsigned long mtime_addr)
 	mtime = (volatile uint64_t *)mtime_addr;
 }
 
-void mtimer_add_hart(unsigned long hartid, unsigned long mtimecmp_addr)
+void mtimer_add_hart(unsigned long index, unsigned long mtimecmp_addr)
 {
-	if (hartid < TALLY_MAX_HARTS)
-		mtimecmp[hartid] = (volatile uint64_t *)mtimecmp_addr;
+	if (index < TALLY_MAX_HARTS)
+		mtimecmp[index] = (volatile uint64_t *)mtimecmp_addr;
 }
 
 #if __riscv_xlen == 32
@@ -57,14 +57,14 @@ uint64_t mtimer_value(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-void mtimer_set(unsigned long hartid, uint64_t when)
+void mtimer_set(unsigned long index, uint64_t when)
 {
 	volatile uint32_t *cmp;
 
-	if (hartid >= TALLY_MAX_HARTS || !mtimecmp[hartid])
+	if (index >= TALLY_MAX_HARTS || !mtimecmp[index])
 		return;
 	/* low word to its maximum first: no early interrupt in between */
-	cmp = (volatile uint32_t *)mtimecmp[hartid];
+	cmp = (volatile uint32_t *)mtimecmp[index];
 	cmp[0] = 0xffffffffU;
 	cmp[1] = (uint32_t)(when >> 32);
 	cmp[0] = (uint32_t)when;
@@ -75,9 +75,9 @@ uint64_t mtimer_value(void)
 	return mtime ? *mtime : 0;
 }
 
-void mtimer_set(unsigned long hartid, uint64_t when)
+void mtimer_set(unsigned long index, uint64_t when)
 {
-	if (hartid < TALLY_MAX_HARTS && mtimecmp[hartid])
-		*mtimecmp[hartid] = when;
+	if (index < TALLY_MAX_HARTS && mtimecmp[index])
+		*mtimecmp[index] = when;
 }
 #endif

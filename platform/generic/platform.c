@@ -9,6 +9,7 @@
 #include <tally/drivers.h>
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_validate.h>
+#include <tally/hart.h>
 #include <tally/platform.h>
 #include <tally/riscv.h>
 
@@ -63,25 +64,28 @@ static void console_setup(const void *fdt)
 	platform.console_name = "uart8250";
 }
 
+/*
+ * platform.harts holds hart indices: those of hart_map, which _start
+ * filled from the same cpu nodes (fdt_hart_map) before any hart ran C code
+ * on its own stack.  A usable cpu node without an index had no room.
+ */
 static void harts_setup(const void *fdt)
 {
 	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
-	unsigned long hartid;
+	unsigned long hartid, index;
 
 	hartmask_clear(&platform.harts);
 	platform.timebase_hz = fdt_u32(fdt, cpus, "timebase-frequency", 0);
 	fdt_for_each_subnode(cpu, fdt, cpus) {
-		const char *type = fdt_string_prop(fdt, cpu, "device_type");
-
-		if (!type || strcmp(type, "cpu") || !fdt_node_enabled(fdt, cpu) ||
-		    fdt_reg(fdt, cpu, 0, &hartid, NULL))
+		if (!fdt_cpu_usable(fdt, cpu, &hartid))
 			continue;
-		if (hartid >= TALLY_MAX_HARTS) {
+		index = hart_map_index(&hart_map, hartid);
+		if (index == HART_INDEX_NONE || hartmask_test(&platform.harts, index)) {
 			printf("Tally: WARNING: hart %lu ignored (TALLY_MAX_HARTS is %u)\n",
 			       hartid, TALLY_MAX_HARTS);
 			continue;
 		}
-		hartmask_set(&platform.harts, hartid);
+		hartmask_set(&platform.harts, index);
 		platform.nr_harts++;
 	}
 }
@@ -104,7 +108,8 @@ static void memory_setup(const void *fdt)
 
 /*
  * interrupts-extended = <&cpuN_intc irq>, ...: for every entry whose irq
- * matches, call add(hartid, base + stride * (its position among them)).
+ * matches, call add(hart index, base + stride * (its position among them));
+ * a hart without an index is skipped (its position still counts).
  */
 static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 				  unsigned long base, unsigned long stride,
@@ -117,8 +122,10 @@ static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 		if (fdt32_to_cpu(ie[i + 1]) != irq)
 			continue;
 		long hartid = fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
-		if (hartid >= 0)
-			add(hartid, base + stride * n);
+		unsigned long index = hartid >= 0 ? hart_map_index(&hart_map, (unsigned long)hartid)
+						  : HART_INDEX_NONE;
+		if (index != HART_INDEX_NONE)
+			add(index, base + stride * n);
 		n++;
 	}
 }

@@ -243,4 +243,42 @@ hostile-aclint 4 virt,aclint=on $fw storm=5000
 EOF2
 qemu[2]=virt qemu[4]=4
 
+# Hart-index runs: the firmware keeps each hart's state at its hart index
+# (devicetree order), not at its hart id.  QEMU's hart ids are 0..n-1, so
+# the devicetree is rewritten (tests/sbi/dt-harts.py): "harts-reversed"
+# lists the 4 cpus in reverse order (index i is hart id 3-i: no hart's
+# index is its id); "harts-high" gives the max4 firmware 8 harts with cpus
+# 0-3 disabled, so the 4 harts it serves have ids 4-7, all at or above
+# TALLY_MAX_HARTS (QEMU names hart 0 to boot: the firmware says so and
+# lets another boot).
+harts_run() {
+	local name=$1 smp=$2 image=$3 how=$4 banner=$5 dts="$logdir/$1.dts" saved=("${qemu[@]}")
+	if [[ -z $image || ! -f $image ]]; then
+		echo "SKIP: $name: no firmware image for it"
+		return
+	fi
+	if ! qemu-system-riscv64 -M "virt,dumpdtb=$logdir/$name-qemu.dtb" -smp "$smp" -m 256M \
+		-nographic >/dev/null 2>&1 ||
+	   ! dtc -q -I dtb -O dts "$logdir/$name-qemu.dtb" -o "$dts.orig" ||
+	   ! "$(dirname "$0")/dt-harts.py" $how "$dts.orig" "$dts" ||
+	   ! dtc -q -I dts -O dtb "$dts" -o "$logdir/$name.dtb"; then
+		fail "$name: devicetree rewritten ($how)"
+		return
+	fi
+	qemu[4]=$smp
+	qemu+=(-dtb "$logdir/$name.dtb")
+	run "$logdir/$name.log" "$image"
+	qemu=("${saved[@]}")
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p" "$logdir/$name.log"
+	ends "$name" "$logdir/$name.log"
+	if grep -qE "$banner" "$logdir/$name.log"; then
+		pass "$name: banner: $(grep -m1 -oE "$banner" "$logdir/$name.log")"
+	else
+		fail "$name: banner does not match /$banner/ (see $logdir/$name.log)"
+	fi
+}
+harts_run harts-reversed 4 "${images[0]}" reverse "Harts +: 4 \(boot hart 0, index 3,"
+harts_run harts-high 8 "$fw_max4" "disable-below 4" \
+	"Harts +: 4 \(boot hart [4-7], index [0-3], max 4\)"
+
 [[ $failures -eq 0 ]]

@@ -156,35 +156,45 @@ static struct hartmask harts_of(const unsigned long *ids, int n)
 	return m;
 }
 
+/* Hart ids 0..TALLY_MAX_HARTS-1 in order: every id is its index. */
+static struct hart_map ident;
+
+static void make_ident(void)
+{
+	hart_map_clear(&ident);
+	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++)
+		hart_map_add(&ident, i);
+}
+
 static void test_hartmask(void)
 {
 	const unsigned long four[] = { 0, 1, 2, 3 }, sparse[] = { 1, 5 };
 	struct hartmask valid = harts_of(four, 4), out;
 
-	CHECK(hartmask_from_sbi(0x5, 0, &valid, &out) == SBI_SUCCESS &&
+	CHECK(hartmask_from_sbi(0x5, 0, &ident, &valid, &out) == SBI_SUCCESS &&
 	      hartmask_test(&out, 0) && hartmask_test(&out, 2) && !hartmask_test(&out, 1),
 	      "mask 0b101 base 0 names harts 0 and 2");
-	CHECK(hartmask_from_sbi(0x3, 2, &valid, &out) == SBI_SUCCESS &&
+	CHECK(hartmask_from_sbi(0x3, 2, &ident, &valid, &out) == SBI_SUCCESS &&
 	      hartmask_test(&out, 2) && hartmask_test(&out, 3) && !hartmask_test(&out, 0),
 	      "mask 0b11 base 2 names harts 2 and 3");
-	CHECK(hartmask_from_sbi(0, (unsigned long)-1, &valid, &out) == SBI_SUCCESS &&
+	CHECK(hartmask_from_sbi(0, (unsigned long)-1, &ident, &valid, &out) == SBI_SUCCESS &&
 	      memcmp(&out, &valid, sizeof(out)) == 0, "base -1 selects every valid hart");
-	CHECK(hartmask_from_sbi(0, 0, &valid, &out) == SBI_SUCCESS && !hartmask_test(&out, 0),
+	CHECK(hartmask_from_sbi(0, 0, &ident, &valid, &out) == SBI_SUCCESS && !hartmask_test(&out, 0),
 	      "mask 0 names no hart and succeeds");
-	CHECK(hartmask_from_sbi(0x1, 4, &valid, &out) == SBI_ERR_INVALID_PARAM,
+	CHECK(hartmask_from_sbi(0x1, 4, &ident, &valid, &out) == SBI_ERR_INVALID_PARAM,
 	      "a hart beyond the machine is INVALID_PARAM");
-	CHECK(hartmask_from_sbi(0x3, 3, &valid, &out) == SBI_ERR_INVALID_PARAM &&
+	CHECK(hartmask_from_sbi(0x3, 3, &ident, &valid, &out) == SBI_ERR_INVALID_PARAM &&
 	      !hartmask_test(&out, 3), "one bad hart fails the whole set, nothing named");
-	CHECK(hartmask_from_sbi(0x1, 1000, &valid, &out) == SBI_ERR_INVALID_PARAM,
+	CHECK(hartmask_from_sbi(0x1, 1000, &ident, &valid, &out) == SBI_ERR_INVALID_PARAM,
 	      "base 1000 is INVALID_PARAM");
-	CHECK(hartmask_from_sbi(0x2, (unsigned long)-2, &valid, &out) == SBI_ERR_INVALID_PARAM,
+	CHECK(hartmask_from_sbi(0x2, (unsigned long)-2, &ident, &valid, &out) == SBI_ERR_INVALID_PARAM,
 	      "base + bit wrapping to 0 is INVALID_PARAM, not hart 0");
-	CHECK(hartmask_from_sbi(1UL << (BITS_PER_LONG - 1), 0, &valid, &out) ==
+	CHECK(hartmask_from_sbi(1UL << (BITS_PER_LONG - 1), 0, &ident, &valid, &out) ==
 	      SBI_ERR_INVALID_PARAM, "the top mask bit names a hart beyond TALLY_MAX_HARTS");
 	struct hartmask holes = harts_of(sparse, 2);
-	CHECK(hartmask_from_sbi(0x2, 0, &holes, &out) == SBI_SUCCESS,
+	CHECK(hartmask_from_sbi(0x2, 0, &ident, &holes, &out) == SBI_SUCCESS,
 	      "sparse hart IDs: hart 1 valid");
-	CHECK(hartmask_from_sbi(0x4, 0, &holes, &out) == SBI_ERR_INVALID_PARAM,
+	CHECK(hartmask_from_sbi(0x4, 0, &ident, &holes, &out) == SBI_ERR_INVALID_PARAM,
 	      "sparse hart IDs: hart 2 (a hole) invalid");
 }
 
@@ -246,7 +256,7 @@ static void test_hartmask_walk(void)
 		case 2:	base = rng(); break;
 		default: base = rng() % 8; break;
 		}
-		long err = hartmask_from_sbi(mask, base, &valid, &out);
+		long err = hartmask_from_sbi(mask, base, &ident, &valid, &out);
 		long rerr = reference_from_sbi(mask, base, &valid, &ref);
 		decodes++;
 		if (err != rerr || memcmp(&out, &ref, sizeof(out)) != 0)
@@ -272,6 +282,151 @@ static void test_hartmask_walk(void)
 /* lib/utils/bitops.c: the firmware's __builtin_ctzl/clzl without Zbb */
 int __ctzdi2(unsigned long x);
 int __clzdi2(unsigned long x);
+
+/* The index of id by a walk over the map's ids: the reference. */
+static unsigned long reference_index(const struct hart_map *m, unsigned long id)
+{
+	for (unsigned long i = 0; i < m->count; i++)
+		if (m->id[i] == id)
+			return i;
+	return HART_INDEX_NONE;
+}
+
+static long reference_from_map(unsigned long mask, unsigned long base, const struct hart_map *m,
+			       const struct hartmask *valid, struct hartmask *out)
+{
+	hartmask_clear(out);
+	if (base == (unsigned long)-1) {
+		*out = *valid;
+		return SBI_SUCCESS;
+	}
+	for (unsigned long bit = 0; mask; bit++, mask >>= 1) {
+		unsigned long index;
+
+		if (!(mask & 1))
+			continue;
+		index = base > (unsigned long)-1 - bit ? HART_INDEX_NONE
+						       : reference_index(m, base + bit);
+		if (index == HART_INDEX_NONE || !hartmask_test(valid, index)) {
+			hartmask_clear(out);
+			return SBI_ERR_INVALID_PARAM;
+		}
+		hartmask_set(out, index);
+	}
+	return SBI_SUCCESS;
+}
+
+static struct hartmask all_indices(const struct hart_map *m)
+{
+	struct hartmask v;
+
+	hartmask_clear(&v);
+	for (unsigned long i = 0; i < m->count; i++)
+		hartmask_set(&v, i);
+	return v;
+}
+
+static void test_hart_map(void)
+{
+	/* devicetree order, not sorted; ids far above TALLY_MAX_HARTS */
+	const unsigned long ids[] = { 1000, 0, 7, 4095, (unsigned long)-2 };
+	struct hart_map m;
+	struct hartmask valid, out;
+	bool ok = true;
+
+	hart_map_clear(&m);
+	for (unsigned long i = 0; i < 5; i++)
+		ok &= hart_map_add(&m, ids[i]);
+	CHECK(ok && m.count == 5 && !m.identity, "hart map: 5 sparse ids get indices 0..4");
+	for (unsigned long i = 0; i < 5; i++)
+		ok &= hart_map_index(&m, ids[i]) == i && m.id[i] == ids[i];
+	CHECK(ok, "hart map: each id finds its index (devicetree order), and back");
+	CHECK(hart_map_index(&m, 1) == HART_INDEX_NONE && hart_map_index(&m, 8) == HART_INDEX_NONE &&
+	      hart_map_index(&m, 4096) == HART_INDEX_NONE &&
+	      hart_map_index(&m, (unsigned long)-1) == HART_INDEX_NONE &&
+	      hart_map_index(&m, 999) == HART_INDEX_NONE,
+	      "hart map: ids it does not have, ~0UL included, have no index");
+	CHECK(!hart_map_add(&m, 7) && m.count == 5, "hart map: an id twice is refused");
+	valid = all_indices(&m);
+	CHECK(hartmask_from_sbi(1, 4095, &m, &valid, &out) == SBI_SUCCESS &&
+	      hartmask_test(&out, 3) && !hartmask_test(&out, 0),
+	      "hart_mask 1, base 4095 names index 3");
+	CHECK(hartmask_from_sbi(0x81, 0, &m, &valid, &out) == SBI_SUCCESS &&
+	      hartmask_test(&out, 1) && hartmask_test(&out, 2) && !hartmask_test(&out, 0),
+	      "hart_mask 0x81, base 0 names ids 0 and 7: indices 1 and 2");
+	CHECK(hartmask_from_sbi(0x3, 0, &m, &valid, &out) == SBI_ERR_INVALID_PARAM &&
+	      !hartmask_test(&out, 1), "hart id 1 (a hole) fails the whole set, nothing named");
+	CHECK(hartmask_from_sbi(1, (unsigned long)-2, &m, &valid, &out) == SBI_SUCCESS &&
+	      hartmask_test(&out, 4), "hart id ~0UL - 1 is a hart like any other");
+	CHECK(hartmask_from_sbi(0x3, (unsigned long)-2, &m, &valid, &out) == SBI_ERR_INVALID_PARAM,
+	      "hart_mask_base ~0UL - 1 with 2 bits: id ~0UL is no hart");
+	CHECK(hartmask_from_sbi(0x5, (unsigned long)-2, &m, &valid, &out) ==
+	      SBI_ERR_INVALID_PARAM && !hartmask_test(&out, 1),
+	      "hart_mask_base + bit wrapping to id 0 is INVALID_PARAM, not hart 0");
+	CHECK(hartmask_from_sbi(1UL << (BITS_PER_LONG - 1), 4095 - (BITS_PER_LONG - 1), &m,
+				&valid, &out) == SBI_SUCCESS && hartmask_test(&out, 3),
+	      "the top mask bit reaches id 4095");
+	CHECK(hartmask_from_sbi(0, (unsigned long)-1, &m, &valid, &out) == SBI_SUCCESS &&
+	      memcmp(&out, &valid, sizeof(out)) == 0, "base -1 selects every valid index");
+	hartmask_clear(&valid);
+	hartmask_set(&valid, 1);
+	CHECK(hartmask_from_sbi(1, 1000, &m, &valid, &out) == SBI_ERR_INVALID_PARAM &&
+	      hartmask_from_sbi(1, 0, &m, &valid, &out) == SBI_SUCCESS,
+	      "a mapped hart outside 'valid' (not offered to S-mode) is INVALID_PARAM");
+
+	/* full: TALLY_MAX_HARTS harts at most, whatever their ids */
+	hart_map_clear(&m);
+	ok = true;
+	for (unsigned long i = 0; i < TALLY_MAX_HARTS; i++)
+		ok &= hart_map_add(&m, 0x10000000UL + 3 * (TALLY_MAX_HARTS - i));
+	CHECK(ok && !hart_map_add(&m, 5) && m.count == TALLY_MAX_HARTS &&
+	      hart_map_index(&m, 5) == HART_INDEX_NONE &&
+	      hart_map_index(&m, 0x10000000UL + 3) == TALLY_MAX_HARTS - 1,
+	      "hart map: TALLY_MAX_HARTS (%d) harts with large ids; one more is refused",
+	      TALLY_MAX_HARTS);
+
+	/* identity only while every id is its index */
+	hart_map_clear(&m);
+	hart_map_add(&m, 0);
+	hart_map_add(&m, 1);
+	ok = m.identity;
+	hart_map_add(&m, 3);
+	CHECK(ok && !m.identity && hart_map_index(&m, 3) == 2 && hart_map_index(&m, 2) ==
+	      HART_INDEX_NONE, "hart map: ids 0, 1, 3 are no identity (3 is index 2)");
+
+	/* random sparse maps against the reference */
+	unsigned long bad = 0, runs = 0;
+	for (int round = 0; round < 5000; round++) {
+		struct hartmask ref;
+		unsigned long n = 1 + rng() % TALLY_MAX_HARTS, mask, base, spread;
+
+		spread = round % 3 == 0 ? 2 : round % 3 == 1 ? 70 : (unsigned long)-1;
+		hart_map_clear(&m);
+		while (m.count < n)
+			hart_map_add(&m, round % 7 == 0 ? (unsigned long)-1 - rng() % 1000
+							: rng() % (spread * TALLY_MAX_HARTS));
+		hartmask_clear(&valid);
+		for (unsigned long i = 0; i < m.count; i++)
+			if (rng() % 8)
+				hartmask_set(&valid, i);
+		mask = round % 2 ? rng() : 1UL << (rng() % BITS_PER_LONG);
+		switch (round % 4) {
+		case 0:	base = m.id[rng() % m.count] - rng() % 8; break;
+		case 1:	base = (unsigned long)-1 - rng() % 70; break;
+		case 2:	base = rng(); break;
+		default: base = rng() % 8; break;
+		}
+		for (unsigned long i = 0; i < m.count; i++)
+			bad += hart_map_index(&m, m.id[i]) != i;
+		bad += hart_map_index(&m, base) != reference_index(&m, base);
+		bad += hartmask_from_sbi(mask, base, &m, &valid, &out) !=
+		       reference_from_map(mask, base, &m, &valid, &ref) ||
+		       memcmp(&out, &ref, sizeof(out)) != 0;
+		runs++;
+	}
+	CHECK(!bad, "random sparse hart maps: look-ups and decodes agree with a walk "
+	      "(%lu of %lu rounds differ)", bad, runs);
+}
 
 static void test_bitops(void)
 {
@@ -356,8 +511,10 @@ int main(void)
 {
 	test_dispatch_table();
 	test_dispatch_calls();
+	make_ident();
 	test_hartmask();
 	test_hartmask_walk();
+	test_hart_map();
 	test_bitops();
 	test_copies();
 	test_memregion();
