@@ -6,7 +6,7 @@
  */
 #include "pmu_internal.h"
 
-static bool is_hw(const struct pmu_hart *h, unsigned int idx)
+static bool is_hw(const struct pmu_hart *h, unsigned long idx)
 {
 	return idx < h->nr_hw;
 }
@@ -53,7 +53,7 @@ void pmu_counters_stop(struct pmu_hart *h, uint64_t set)
  * SBI_PMU_STOP_FLAG_RESET: forget the event of a configured, stopped
  * counter (a firmware counter keeps its count).
  */
-void pmu_counter_release(struct pmu_hart *h, unsigned int idx)
+void pmu_counter_release(struct pmu_hart *h, unsigned long idx)
 {
 	struct pmu_counter *c = &h->counter[idx];
 
@@ -78,12 +78,15 @@ static __attribute__((noinline)) void release_many(struct pmu_hart *h,
 
 /*
  * counter_stop with RESET: release every counter of set (configured,
- * stopped).  Linux resets its counters one by one: that case is a tail
- * call, with no loop state kept in saved registers.
+ * stopped; base is the call's counter_idx_base).  Linux resets its
+ * counters one by one, as (idx, mask 1): that case is a tail call with no
+ * bit scan (the counter is base) and no loop state kept in saved registers.
  */
-void pmu_counters_release(struct pmu_hart *h, uint64_t set)
+void pmu_counters_release(struct pmu_hart *h, unsigned long base, uint64_t set)
 {
-	if (set & (set - 1))
+	if (set == BIT64(base))
+		pmu_counter_release(h, base);
+	else if (set & (set - 1))
 		release_many(h, set);
 	else if (set)
 		pmu_counter_release(h, pmu_ctz64(set));

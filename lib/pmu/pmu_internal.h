@@ -142,8 +142,8 @@ void pmu_hw_reprogram(struct pmu_hart *h);
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
 void pmu_counters_start(struct pmu_hart *h, uint64_t set);
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set);
-void pmu_counter_release(struct pmu_hart *h, unsigned int idx);
-void pmu_counters_release(struct pmu_hart *h, uint64_t set);
+void pmu_counter_release(struct pmu_hart *h, unsigned long idx);
+void pmu_counters_release(struct pmu_hart *h, unsigned long base, uint64_t set);
 void pmu_state_reset(struct pmu_hart *h);
 
 /* pmu_shmem.c: snapshot shared memory (the caller checked shmem_enabled) */

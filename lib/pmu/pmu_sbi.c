@@ -264,7 +264,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	if (stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT)
 		pmu_snapshot_save(h, counter_idx_base, set);
 	if (stop_flags & SBI_PMU_STOP_FLAG_RESET)
-		pmu_counters_release(h, set & h->configured);
+		pmu_counters_release(h, counter_idx_base, set & h->configured);
 	if (set != running)
 		return err(SBI_ERR_ALREADY_STOPPED);
 	return ok(0);

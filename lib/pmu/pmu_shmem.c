@@ -121,7 +121,7 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
  * also writes that as the whole bitmap (the set's only counter).
  */
 static __attribute__((noinline)) uint64_t
-save_fw_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+save_fw_counter(const struct pmu_hart *h, unsigned long base, unsigned long idx,
 		bool only)
 {
 	volatile uint64_t *snap = snapshot_words(h);
@@ -139,7 +139,7 @@ save_fw_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
  * reason).
  */
 static __attribute__((noinline)) uint64_t
-save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
+save_counter(const struct pmu_hart *h, unsigned long base, unsigned long idx,
 	     bool only)
 {
 	uint64_t of = 0;
@@ -154,6 +154,26 @@ save_counter(const struct pmu_hart *h, unsigned long base, unsigned int idx,
 	snapshot_words(h)[1 + (idx - base)] =
 		le64(h->ops->counter_read(h->ops_ctx, idx));
 	return of;
+}
+
+/*
+ * save_counter() for the set (idx, mask 1) of a hardware counter, the way
+ * Linux stops its counters: the bitmap is bit 0 and the value goes to
+ * counter_values[0].  Four values live across the hook calls instead of
+ * six, which saves the stack traffic of two registers on the hottest
+ * TAKE_SNAPSHOT.
+ */
+static __attribute__((noinline)) void save_base_hw(const struct pmu_hart *h,
+						   unsigned int idx)
+{
+	volatile uint64_t *words = snapshot_words(h);
+	const struct pmu_hart_ops *ops = h->ops;
+	void *ctx = h->ops_ctx;
+	uint64_t of = (pmu_hw_of_armed(h) & BIT64(idx)) &&
+		      (ops->event_read(ctx, idx) & MHPMEVENT_OF);
+
+	words[0] = le64(of);
+	words[1] = le64(ops->counter_read(ctx, idx));
 }
 
 /*
@@ -174,13 +194,20 @@ save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
 	snapshot_words(h)[0] = le64(of);
 }
 
-/* Linux stops its counters one by one: that case has no loop. */
+/*
+ * Linux stops its counters one by one, as (idx, mask 1): that case has no
+ * loop and no bit scan (the counter is base).
+ */
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set)
 {
 	uint64_t bits = set & h->configured;
 
-	if (!bits)
+	if (bits == BIT64(base) && base < h->nr_hw)
+		save_base_hw(h, base);
+	else if (bits == BIT64(base))
+		save_fw_counter(h, base, base, true);
+	else if (!bits)
 		snapshot_words(h)[0] = 0;	/* nothing overflowed */
 	else if (!(bits & (bits - 1)))
 		save_counter(h, base, pmu_ctz64(bits), true);
