@@ -179,7 +179,9 @@ struct pmu_hart {
 	uint64_t configured;	/* logical counters with an event */
 	uint64_t started;	/* logical counters counting */
 	uint32_t of_armed;	/* programmable counters started since configured
-				   on a Sscofpmf hart: their OF is real */
+				   on a Sscofpmf hart: their OF is real.  Read
+				   only with configured: a released counter's
+				   bit is stale until configure clears it */
 	uint32_t saved;		/* hw values saved by pmu_hart_suspend */
 	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
 	/* started firmware counters per slot, bit j = counter nr_hw + j */

@@ -113,11 +113,12 @@ static __attribute__((noinline)) void release_fixed(struct pmu_hart *h,
 /*
  * Back to the unconfigured state.  The counter is stopped (the only
  * caller, counter_stop with RESET, stops it first), so it is inhibited
- * already: a programmable counter only loses its event.
+ * already: a programmable counter only loses its event.  Its of_armed bit
+ * may stay: of_armed is only read for configured counters, and
+ * pmu_hw_configure() clears it.
  */
 void pmu_hw_release(struct pmu_hart *h, unsigned int idx)
 {
-	h->of_armed &= ~(uint32_t)BIT64(idx);
 	if (pmu_is_fixed(idx))
 		release_fixed(h, idx);
 	else

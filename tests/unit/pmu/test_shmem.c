@@ -209,6 +209,30 @@ static void test_snapshot(void)
 	      "... overflow bitmap written as 0, value saved");
 	fx_teardown(&f, "snapshot without Sscofpmf");
 
+	/*
+	 * RESET leaves the counter's of_armed bit (pmu_hw_release skips it):
+	 * once configured again (mhpmevent written with OF set, as a stopped
+	 * counter) and never started, TAKE_SNAPSHOT must not report the old
+	 * overflow, nor may a suspend save one.
+	 */
+	fx_setup(&f, NULL);
+	pmu_sbi_snapshot_set_shmem(&f.h, SNAP, 0, 0);
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	fx_start(&f, 3, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, 0xFFFFFFFFFFFFULL);
+	sim_tick(&f.sim, SIM_S, 5);
+	CHECK_ERR(fx_stop(&f, 3, 1, SBI_PMU_STOP_FLAG_RESET), SBI_SUCCESS,
+		  "an overflowed counter stopped with RESET");
+	fx_cfg(&f, 3, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH, EV_DTLB_RD_MISS, 0);
+	sim_mem_fill(&f.sim, 0xEE);
+	CHECK_ERR(fx_stop(&f, 3, 1, SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT),
+		  SBI_ERR_ALREADY_STOPPED,
+		  "configured again, never started: TAKE_SNAPSHOT");
+	CHECK(sim_mem_get64(&f.sim, SNAP) == 0,
+	      "... no overflow reported from before the RESET");
+	pmu_hart_suspend(&f.h);
+	CHECK(f.h.saved_of == 0, "... nor saved by a suspend");
+	fx_teardown(&f, "snapshot after RESET and reconfigure");
+
 	/* 64-bit bitmap edge: base 0 and the highest counter */
 	o = fx_default;
 	o.counters = 0xFFFFFFFDU;
