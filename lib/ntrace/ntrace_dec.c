@@ -264,12 +264,14 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		d->instructions++;
 		d->icnt -= units;
 		*last = in;
+		/* d->pc stays at the jump; the sequential-jump state stays the
+		 * load's, for finish() to infer a jump a trap follows */
+		if (end && final && (in->kind == NTRACE_K_INDIRECT ||
+				     in->kind == NTRACE_K_TRAP_RETURN))
+			return NTRACE_OK;
 		d->seq_valid = in->const_load;
 		d->seq_rd = in->rd;
 		d->seq_value = in->target;
-		if (end && final && (in->kind == NTRACE_K_INDIRECT ||
-				     in->kind == NTRACE_K_TRAP_RETURN))
-			return NTRACE_OK;	/* d->pc stays at the jump */
 		d->pc = next;
 	}
 	return NTRACE_OK;
@@ -286,11 +288,14 @@ static void finish(struct ntrace_decoder *d, const struct ntrace_insn *last,
 	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
 
 	if (last && (last->kind == NTRACE_K_INDIRECT || last->kind == NTRACE_K_TRAP_RETURN)) {
-		uint64_t ret = wrap(d, d->pc + last->len);
+		uint64_t ret = wrap(d, d->pc + last->len), next = ret;
 
 		if (btype != NTRACE_BTYPE_INDIRECT) {
-			/* a trap right after an inferred return */
-			if (ir && last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
+			/* a trap right after an inferred sequential jump or return
+			 * (an uninferred jump has its own B-TYPE=0 message) */
+			if (seq_jump(d, last, &next))
+				d->pc = next;
+			else if (ir && last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
 				d->pc = pop_return(d);
 		} else if (ir) {
 			if (last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
