@@ -59,6 +59,9 @@ static void usage(void)
 		"  --tstamp                  trTsEnable (TSTAMP = instruction index)\n"
 		"  --src-bits N --src-id N   trTeSrcBits, trTeSrcID\n"
 		"  --ext-addr                trTeInstExtendAddrMSB\n"
+		"  --sequential-jump         trTeInstEnSequentialJump (LUI/AUIPC + JALR inferable)\n"
+		"  --all-jumps               trTeInstEnAllJumps (direct jumps as taken branches)\n"
+		"  --icnt-full-sync          a full I-CNT as ProgTraceSync SYNC=4 (BTM only)\n"
 		"  --context                 trTeContext (Ownership messages)\n"
 		"  --xlen 32|64\n"
 		"code: --elf FILE (repeat), --raw FILE@ADDR, --code T.ntr.code, --cfg T.ntr.cfg,\n"
@@ -83,6 +86,7 @@ static struct {
 	C(trTeInstMode), C(trTeContext), C(trTeInhibitSrc), C(trTeSrcBits), C(trTeSrcID),
 	C(trTeInstSyncMode), C(trTeInstSyncMax), C(trTeInstImplicitReturnMode),
 	C(trTeInstEnRepeatedHistory), C(trTeInstExtendAddrMSB), C(trTsEnable),
+	C(trTeInstEnSequentialJump), C(trTeInstEnAllJumps), C(icnt_full_sync),
 	C(repeat_branch), C(xlen), C(ret_stack_depth), C(icnt_limit), C(hist_bits),
 	C(hrepeat_max), C(bcnt_max),
 #undef C
@@ -235,6 +239,12 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			cfg.trTeSrcID = (uint16_t)atoi(v);
 		} else if (!strcmp(a, "--ext-addr")) {
 			cfg.trTeInstExtendAddrMSB = true;
+		} else if (!strcmp(a, "--sequential-jump")) {
+			cfg.trTeInstEnSequentialJump = true;
+		} else if (!strcmp(a, "--all-jumps")) {
+			cfg.trTeInstEnAllJumps = true;
+		} else if (!strcmp(a, "--icnt-full-sync")) {
+			cfg.icnt_full_sync = true;
 		} else if (!strcmp(a, "--context")) {
 			cfg.trTeContext = true;
 		} else if (!strcmp(a, "--xlen")) {
@@ -360,6 +370,10 @@ struct feeder {
 	const struct ntrace_insn *q_in[3];	/* the instruction, if the source knows it */
 	int qn;
 	uint64_t executed, unknown_code, traps, restarted;
+	/* the last retired instruction was a constant load (LUI, C.LUI, AUIPC)
+	 * with no trap after it: a jump through its rd is sequentially inferable */
+	bool prev_load;
+	uint8_t prev_rd;
 	bool stopped;		/* record ended the run (--max-instructions, --stop-at) */
 	bool replay_code;	/* encode with --code: apply its changes in order */
 	/* --bench: records kept, encoded afterwards on their own clock */
@@ -436,6 +450,10 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	}
 	if (r.flags)
 		fd->traps++;
+	if (in->kind == NTRACE_K_INDIRECT && fd->prev_load && fd->prev_rd == in->rs1)
+		r.flags |= NTRACE_REC_SEQ_INFERABLE;
+	fd->prev_load = in->const_load && r.itype == NTRACE_ITYPE_NONE && !r.flags;
+	fd->prev_rd = in->rd;
 	if (fd->caprecs) {
 		if (fd->nrecs == fd->caprecs) {
 			fd->caprecs *= 2;

@@ -131,9 +131,18 @@ struct ntrace_config {
 	uint8_t  trTeInstImplicitReturnMode;	/* 0 off, 1 count, 2 partial, 3 full */
 	bool     trTeInstEnRepeatedHistory;	/* ResourceFull RCODE=2 (HREPEAT) */
 	bool     trTeInstExtendAddrMSB;		/* skip identical MSBs of addresses */
+	bool     trTeInstEnSequentialJump;	/* LUI/C.LUI/AUIPC + indirect jump
+						   pair: target inferable */
+	bool     trTeInstEnAllJumps;		/* direct jumps are taken branches
+						   (itype 5): DirectBranch in BTM,
+						   a HIST bit in HTM */
 	bool     trTsEnable;			/* TSTAMP fields */
 	/* Implementation parameters (not trace controls). */
 	bool     repeat_branch;			/* RepeatBranch (B-CNT) messages */
+	bool     icnt_full_sync;		/* I-CNT full: ProgTraceSync SYNC=4
+						   (Sequential Instruction Counter)
+						   instead of ResourceFull RCODE=0;
+						   BTM only (refused in HTM) */
 	uint8_t  xlen;				/* 32 or 64 */
 	uint8_t  ret_stack_depth;		/* implicit-return stack, 1..32 */
 	uint32_t icnt_limit;			/* I-CNT full when it reaches this */
@@ -229,6 +238,11 @@ enum ntrace_itype {
 						   instruction of any itype was
 						   followed by a trap, as itype
 						   INTERRUPT says for plain ones */
+#define NTRACE_REC_SEQ_INFERABLE	0x4	/* this indirect jump's rs1 was
+						   written by the LUI/C.LUI/AUIPC
+						   retired just before it (the
+						   hart's "sequentially
+						   inferable" signal, ch. 9) */
 
 struct ntrace_ingress {
 	uint64_t addr;		/* instruction address */
@@ -264,6 +278,9 @@ struct ntrace_encoder {
 	uint64_t now;		/* timestamp of the current record */
 	uint64_t sync_count;
 	bool sync_due;
+	bool icnt_sync_due;	/* I-CNT full: SYNC=4 at the next record */
+	uint8_t seq_prev;	/* halfwords of the previous record if it retired
+				   plainly (a possible constant load), else 0 */
 	/* implicit return */
 	uint64_t stack[NTRACE_STACK_MAX];
 	uint32_t stack_top, stack_n;
@@ -306,7 +323,9 @@ struct ntrace_insn {
 	uint8_t  kind;		/* enum ntrace_kind */
 	uint8_t  itype;		/* 4-bit itype if control transfer (taken) */
 	uint8_t  rd, rs1;
-	uint64_t target;	/* BRANCH/JUMP: absolute target */
+	bool     const_load;	/* LUI, C.LUI, AUIPC (rd != 0): target = rd's value */
+	int32_t  imm;		/* INDIRECT: the JALR offset (0 for C.JR, C.JALR) */
+	uint64_t target;	/* BRANCH/JUMP: absolute target; const_load: value */
 };
 
 /* Classifies the instruction whose low 16 (or 32) bits are insn at pc. */
@@ -355,6 +374,10 @@ struct ntrace_decoder {
 	/* implicit return stack */
 	uint64_t stack[NTRACE_STACK_MAX];
 	uint32_t stack_top, stack_n;
+	/* sequential jump: the last walked instruction was a constant load */
+	bool seq_valid;
+	uint8_t seq_rd;
+	uint64_t seq_value;
 	/* RepeatBranch */
 	struct ntrace_msg last_branch;
 	bool have_last_branch;

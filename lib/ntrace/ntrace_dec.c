@@ -27,6 +27,7 @@ static void reset_flow(struct ntrace_decoder *d)
 	d->hq_used = 0;
 	d->stack_n = 0;
 	d->have_last_branch = false;
+	d->seq_valid = false;
 }
 
 int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
@@ -128,12 +129,6 @@ static int take_hist(struct ntrace_decoder *d)
 
 #define WALK_BLOCKED	2	/* needs a HIST bit not sent yet */
 
-/*
- * Executes d->icnt halfwords from d->pc.  final: the message ends the range
- * (its last instruction is the one the message is about); db_end: it is a
- * DirectBranch (the last instruction is a taken branch).  An indirect jump
- * ending a final range is left for the caller (*last set, d->pc at it).
- */
 /* The instruction at pc: from the cached code range when there is one. */
 static const struct ntrace_insn *insn_at(struct ntrace_decoder *d, uint64_t pc)
 {
@@ -152,6 +147,69 @@ static const struct ntrace_insn *insn_at(struct ntrace_decoder *d, uint64_t pc)
 	return d->lookup(d->ctx, pc);
 }
 
+/*
+ * A sequential jump (chapter 9): an indirect jump whose rs1 the constant
+ * load walked just before wrote.  Keeps its call-stack effects; *next is
+ * the target.  False if the jump is not one (or the control is off).
+ */
+static bool seq_jump(struct ntrace_decoder *d, const struct ntrace_insn *in, uint64_t *next)
+{
+	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
+	uint64_t ret = *next;
+
+	if (!d->cfg.trTeInstEnSequentialJump || in->kind != NTRACE_K_INDIRECT ||
+	    !d->seq_valid || d->seq_rd != in->rs1)
+		return false;
+	*next = wrap(d, (d->seq_value + (uint64_t)(int64_t)in->imm) & ~1ull);
+	if (!ir)
+		return true;
+	if (in->itype == NTRACE_ITYPE_RETURN || in->itype == NTRACE_ITYPE_COROUTINE_SWAP) {
+		if (d->stack_n)
+			pop_return(d);
+	}
+	if (in->itype == NTRACE_ITYPE_INDIRECT_CALL || in->itype == NTRACE_ITYPE_COROUTINE_SWAP)
+		push_return(d, ret);
+	return true;
+}
+
+/*
+ * A direct jump: always taken; under trTeInstEnAllJumps it is reported as a
+ * taken branch, so in HTM it takes a HIST bit (which must say taken) and in
+ * BTM it ends a DirectBranch (or any final) range.
+ */
+static int walk_jump(struct ntrace_decoder *d, bool final, bool end)
+{
+	if (!d->cfg.trTeInstEnAllJumps)
+		return NTRACE_OK;
+	if (htm(d)) {
+		int taken = take_hist(d);
+
+		if (taken < 0)
+			return final ? NTRACE_E_HIST : WALK_BLOCKED;
+		return taken ? NTRACE_OK : NTRACE_E_HIST;
+	}
+	return end && final ? NTRACE_OK : NTRACE_E_ICNT;
+}
+
+/* A conditional branch: taken or not, from HIST (HTM) or the message (BTM). */
+static int walk_branch(struct ntrace_decoder *d, bool final, bool last_of_db)
+{
+	int taken;
+
+	if (!htm(d))
+		return last_of_db;
+	taken = take_hist(d);
+	if (taken < 0)
+		return final ? NTRACE_E_HIST : WALK_BLOCKED;
+	return taken;
+}
+
+/*
+ * Executes d->icnt halfwords from d->pc.  final: the message ends the range
+ * (its last instruction is the one the message is about); db_end: it is a
+ * DirectBranch (the last instruction is a taken branch).  An indirect jump
+ * ending a final range is left for the caller (*last set, d->pc at it).
+ */
 static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		const struct ntrace_insn **last)
 {
@@ -163,6 +221,7 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		uint64_t next;
 		unsigned units;
 		bool end;
+		int rc;
 
 		if (!in || !in->len || in->kind == NTRACE_K_INVALID)
 			return NTRACE_E_NO_CODE;
@@ -172,21 +231,17 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		end = units == d->icnt;
 		next = wrap(d, d->pc + in->len);
 		switch (in->kind) {
-		case NTRACE_K_BRANCH: {
-			int taken;
-
-			if (htm(d)) {
-				taken = take_hist(d);
-				if (taken < 0)
-					return final ? NTRACE_E_HIST : WALK_BLOCKED;
-			} else {
-				taken = end && final && db_end;
-			}
-			if (taken)
+		case NTRACE_K_BRANCH:
+			rc = walk_branch(d, final, end && final && db_end);
+			if (rc < 0 || rc == WALK_BLOCKED)
+				return rc;
+			if (rc)
 				next = in->target;
 			break;
-		}
 		case NTRACE_K_JUMP:
+			rc = walk_jump(d, final, end);
+			if (rc)
+				return rc;
 			if (ir && ntrace_itype_is_call(in->itype))
 				push_return(d, next);
 			next = in->target;
@@ -194,6 +249,8 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		case NTRACE_K_INDIRECT:
 		case NTRACE_K_TRAP_RETURN:
 			if (end && final)
+				break;
+			if (seq_jump(d, in, &next))
 				break;
 			/* only a return the call stack infers may be passed */
 			if (!ir || in->itype != NTRACE_ITYPE_RETURN || !d->stack_n)
@@ -207,9 +264,14 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		d->instructions++;
 		d->icnt -= units;
 		*last = in;
+		/* d->pc stays at the jump; the sequential-jump state stays the
+		 * load's, for finish() to infer a jump a trap follows */
 		if (end && final && (in->kind == NTRACE_K_INDIRECT ||
 				     in->kind == NTRACE_K_TRAP_RETURN))
-			return NTRACE_OK;	/* d->pc stays at the jump */
+			return NTRACE_OK;
+		d->seq_valid = in->const_load;
+		d->seq_rd = in->rd;
+		d->seq_value = in->target;
 		d->pc = next;
 	}
 	return NTRACE_OK;
@@ -226,11 +288,14 @@ static void finish(struct ntrace_decoder *d, const struct ntrace_insn *last,
 	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
 
 	if (last && (last->kind == NTRACE_K_INDIRECT || last->kind == NTRACE_K_TRAP_RETURN)) {
-		uint64_t ret = wrap(d, d->pc + last->len);
+		uint64_t ret = wrap(d, d->pc + last->len), next = ret;
 
 		if (btype != NTRACE_BTYPE_INDIRECT) {
-			/* a trap right after an inferred return */
-			if (ir && last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
+			/* a trap right after an inferred sequential jump or return
+			 * (an uninferred jump has its own B-TYPE=0 message) */
+			if (seq_jump(d, last, &next))
+				d->pc = next;
+			else if (ir && last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
 				d->pc = pop_return(d);
 		} else if (ir) {
 			if (last->itype == NTRACE_ITYPE_RETURN && d->stack_n)
@@ -248,6 +313,7 @@ static void finish(struct ntrace_decoder *d, const struct ntrace_insn *last,
 		d->exec(d->ctx, d->pc, NTRACE_EXEC_TRAPPED);
 		d->instructions++;
 	}
+	d->seq_valid = false;	/* a flow change: no sequential pair across it */
 	d->pc = target;
 }
 
@@ -276,7 +342,9 @@ static int branch_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	if (htm(d) && d->hq_n)
 		return NTRACE_E_HIST;	/* HIST bits left over */
 	if (m->tcode == NTRACE_TCODE_DIRECT_BRANCH) {
-		if (!last || last->kind != NTRACE_K_BRANCH || htm(d))
+		/* under trTeInstEnAllJumps direct jumps are taken branches */
+		if (!last || htm(d) || (last->kind != NTRACE_K_BRANCH &&
+					!(last->kind == NTRACE_K_JUMP && d->cfg.trTeInstEnAllJumps)))
 			return NTRACE_E_NOT_BRANCH;
 		return NTRACE_OK;
 	}

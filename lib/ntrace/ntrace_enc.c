@@ -149,6 +149,8 @@ static void after_sync(struct ntrace_encoder *e, uint64_t faddr, uint8_t priv)
 	e->last_branch_len = 0;
 	e->sync_count = 0;
 	e->sync_due = false;
+	e->icnt_sync_due = false;
+	e->seq_prev = 0;
 	if (e->cfg.trTeContext)
 		send_ownership(e, NTRACE_PROCESS_FORMAT_SCONTEXT, priv);
 }
@@ -263,7 +265,9 @@ static void add_hist(struct ntrace_encoder *e, unsigned taken)
 /*
  * I-CNT full (it reached icnt_limit, as an overflow bit would say): sent with
  * this instruction included, as in the spec's chapter 8 example, unless a
- * message about this instruction is pending (it will carry the I-CNT).
+ * message about this instruction is pending (it will carry the I-CNT).  With
+ * icnt_full_sync (BTM) it goes in a ProgTraceSync SYNC=4 instead, whose
+ * F-ADDR is the next instruction's address: sent when that record arrives.
  */
 static void check_icnt_full(struct ntrace_encoder *e)
 {
@@ -272,6 +276,10 @@ static void check_icnt_full(struct ntrace_encoder *e)
 
 	if (e->icnt < e->cfg.icnt_limit || e->pending)
 		return;
+	if (e->cfg.icnt_full_sync) {
+		e->icnt_sync_due = true;
+		return;
+	}
 	m.rdata = e->icnt;
 	emit(e, &m);
 	e->icnt = 0;
@@ -293,11 +301,65 @@ static void set_pending(struct ntrace_encoder *e, unsigned kind, unsigned btype)
 	e->pending_btype = (uint8_t)btype;
 }
 
-void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
+/*
+ * Sequential jump (chapter 9): the hart says rs1 came from the constant load
+ * retired just before; the encoder infers the target only if that load is
+ * in the I-CNT still to be sent (no trap, sync or I-CNT message between, so
+ * the decoder walks the pair in one message) and no trap follows the jump.
+ * Called before the jump's own halfwords are counted.
+ */
+static bool seq_inferable(const struct ntrace_encoder *e, const struct ntrace_ingress *r)
+{
+	return e->cfg.trTeInstEnSequentialJump && (r->flags & NTRACE_REC_SEQ_INFERABLE) &&
+	       !(r->flags & NTRACE_REC_TRAP_AFTER) && r->itype != NTRACE_ITYPE_TRAP_RETURN &&
+	       e->seq_prev && e->icnt >= e->seq_prev;
+}
+
+/* Indirect jumps: call-stack effects, then a message unless inferable. */
+static void retire_indirect(struct ntrace_encoder *e, const struct ntrace_ingress *r, bool seq)
 {
 	unsigned ir = e->cfg.trTeInstImplicitReturnMode;
 
-	e->now = r->tstamp;
+	switch (r->itype) {
+	case NTRACE_ITYPE_INDIRECT_CALL:
+		if (ir)
+			push_return(e, r->addr + r->ilen);
+		break;
+	case NTRACE_ITYPE_COROUTINE_SWAP:
+		if (ir) {
+			if (e->stack_n)
+				pop_return(e);
+			push_return(e, r->addr + r->ilen);
+		}
+		break;
+	case NTRACE_ITYPE_RETURN:
+		if (ir && e->stack_n) {
+			e->predicted = pop_return(e);
+			/* a sequentially inferable return pops, never checks */
+			if (!seq)
+				set_pending(e, P_RETURN, 0);
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	if (!seq)
+		set_pending(e, P_INDIRECT, 0);
+}
+
+/* Taken branches, and direct jumps under trTeInstEnAllJumps (itype 5). */
+static void retire_taken(struct ntrace_encoder *e)
+{
+	if (htm(e))
+		add_hist(e, 1);
+	else
+		set_pending(e, P_DIRECT, 0);
+}
+
+/* The message the start, a pending flow change or a due sync asks for. */
+static void before_record(struct ntrace_encoder *e, const struct ntrace_ingress *r)
+{
 	if (!e->started) {
 		e->started = true;
 		e->icnt = 0;
@@ -307,6 +369,10 @@ void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
 		e->priv = r->priv;
 	} else if (e->pending) {
 		resolve_pending(e, r->addr, r->priv);
+	} else if (e->icnt_sync_due) {
+		/* I-CNT full (BTM): SYNC=4 with this address (ch. 8 example) */
+		send_sync(e, NTRACE_TCODE_PROG_TRACE_SYNC, NTRACE_SYNC_ICNT, 0,
+			  r->addr, r->priv);
 	} else if (e->sync_due) {
 		/* periodic sync on linear code: B-TYPE=0 is no flow change */
 		if (htm(e) && e->hist != 1)
@@ -318,12 +384,36 @@ void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
 	}
 	if (e->cfg.trTeContext && r->priv != e->priv)
 		send_ownership(e, NTRACE_PROCESS_FORMAT_PRIV, r->priv);
+}
 
+/* A trap after a retired instruction that left no indirect message. */
+static void trap_after(struct ntrace_encoder *e, const struct ntrace_ingress *r)
+{
+	if (e->pending == P_DIRECT) {
+		/* the branch target is inferable: no address needed */
+		struct ntrace_msg m = { .tcode = NTRACE_TCODE_DIRECT_BRANCH,
+					.icnt = e->icnt };
+
+		emit_branch(e, &m);
+		e->icnt = 0;
+	}
+	set_pending(e, P_INDIRECT, r->flags & NTRACE_REC_TRAP_CAUSE_UNKNOWN ?
+			NTRACE_BTYPE_TRAP : NTRACE_BTYPE_INTERRUPT);
+}
+
+void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
+{
+	bool seq;
+
+	e->now = r->tstamp;
+	before_record(e, r);
 	if (r->itype == NTRACE_ITYPE_EXCEPTION) {
 		/* the instruction did not retire: no I-CNT for it */
 		set_pending(e, P_INDIRECT, NTRACE_BTYPE_EXCEPTION);
+		e->seq_prev = 0;
 		return;
 	}
+	seq = seq_inferable(e, r);
 	e->retired++;
 	add_icnt(e, r->ilen / 2u);
 	switch (r->itype) {
@@ -332,62 +422,39 @@ void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_ingress *r)
 			add_hist(e, 0);
 		break;
 	case NTRACE_ITYPE_BRANCH_TAKEN:
-		if (htm(e))
-			add_hist(e, 1);
-		else
-			set_pending(e, P_DIRECT, 0);
+		retire_taken(e);
 		break;
 	case NTRACE_ITYPE_INTERRUPT:
 		set_pending(e, P_INDIRECT, r->flags & NTRACE_REC_TRAP_CAUSE_UNKNOWN ?
 				NTRACE_BTYPE_TRAP : NTRACE_BTYPE_INTERRUPT);
 		break;
 	case NTRACE_ITYPE_DIRECT_CALL:
-		if (ir)
+	case NTRACE_ITYPE_DIRECT_JUMP_NL:
+	case NTRACE_ITYPE_DIRECT_JUMP_L:
+		if (e->cfg.trTeInstImplicitReturnMode && r->itype == NTRACE_ITYPE_DIRECT_CALL)
 			push_return(e, r->addr + r->ilen);
+		if (e->cfg.trTeInstEnAllJumps)
+			retire_taken(e);
 		break;
 	case NTRACE_ITYPE_INDIRECT_CALL:
-		if (ir)
-			push_return(e, r->addr + r->ilen);
-		set_pending(e, P_INDIRECT, 0);
-		break;
 	case NTRACE_ITYPE_COROUTINE_SWAP:
-		if (ir) {
-			if (e->stack_n)
-				pop_return(e);
-			push_return(e, r->addr + r->ilen);
-		}
-		set_pending(e, P_INDIRECT, 0);
-		break;
 	case NTRACE_ITYPE_RETURN:
-		if (ir && e->stack_n) {
-			e->predicted = pop_return(e);
-			set_pending(e, P_RETURN, 0);
-		} else {
-			set_pending(e, P_INDIRECT, 0);
-		}
-		break;
 	case NTRACE_ITYPE_TRAP_RETURN:
 	case NTRACE_ITYPE_INDIRECT_JUMP:
 	case NTRACE_ITYPE_INDIRECT_JUMP_NL:
 	case NTRACE_ITYPE_INDIRECT_JUMP_L:
-		set_pending(e, P_INDIRECT, 0);
+		retire_indirect(e, r, seq);
 		break;
-	default:	/* plain, direct jumps: inferable */
+	default:	/* plain instructions: inferable */
 		break;
 	}
 	if ((r->flags & NTRACE_REC_TRAP_AFTER) && e->pending != P_INDIRECT &&
-	    e->pending != P_RETURN) {
-		if (e->pending == P_DIRECT) {
-			/* the branch target is inferable: no address needed */
-			struct ntrace_msg m = { .tcode = NTRACE_TCODE_DIRECT_BRANCH,
-						.icnt = e->icnt };
-
-			emit_branch(e, &m);
-			e->icnt = 0;
-		}
-		set_pending(e, P_INDIRECT, r->flags & NTRACE_REC_TRAP_CAUSE_UNKNOWN ?
-				NTRACE_BTYPE_TRAP : NTRACE_BTYPE_INTERRUPT);
-	}
+	    e->pending != P_RETURN)
+		trap_after(e, r);
+	/* a plain instruction with no trap after may be a sequential jump's
+	 * constant load (the hart's flag on the jump says whether it was) */
+	e->seq_prev = r->itype == NTRACE_ITYPE_NONE && !(r->flags & NTRACE_REC_TRAP_AFTER) ?
+		      (uint8_t)(r->ilen / 2u) : 0;
 	check_icnt_full(e);
 }
 
@@ -407,6 +474,7 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode)
 	/* an indirect jump's destination is unknown: its I-CNT is reported
 	 * here; a pending exception (no I-CNT) is lost with the trace end */
 	e->pending = P_NONE;
+	e->icnt_sync_due = false;	/* the I-CNT goes in this message */
 	m.evcode = (uint8_t)evcode;
 	m.cdf = htm(e) ? 1 : 0;
 	m.icnt = e->icnt;
@@ -426,6 +494,8 @@ void ntrace_enc_lost(struct ntrace_encoder *e)
 	struct ntrace_msg m = { .tcode = NTRACE_TCODE_ERROR, .etype = 0, .ecode = 1 };
 
 	e->pending = P_NONE;
+	e->icnt_sync_due = false;
+	e->seq_prev = 0;
 	e->bcnt = 0;
 	e->rep_count = 0;
 	emit_raw(e, &m);

@@ -89,6 +89,17 @@ static void decode32(uint32_t insn, uint64_t pc, unsigned xlen, struct ntrace_in
 			return;
 		o->kind = NTRACE_K_INDIRECT;
 		o->itype = jalr_itype(rd, rs1);
+		o->imm = (int32_t)sext(insn >> 20, 12);
+		return;
+	case 0x37:	/* LUI: a constant for a sequential jump */
+	case 0x17:	/* AUIPC */
+		if (rd == 0)
+			return;
+		o->const_load = true;
+		o->target = (uint64_t)sext(insn & 0xfffff000u, 32);
+		if (opcode == 0x17)
+			o->target += pc;
+		o->target = wrap(o->target, xlen);
 		return;
 	case 0x73:	/* SYSTEM */
 		if (insn == 0x00000073 || insn == 0x00100073) {		/* ECALL, EBREAK */
@@ -124,6 +135,12 @@ static void decode16(uint16_t c, uint64_t pc, unsigned xlen, struct ntrace_insn 
 		o->itype = NTRACE_ITYPE_BRANCH_TAKEN;
 		o->rs1 = (uint8_t)(8 + ((c >> 7) & 7));
 		o->target = wrap(pc + (uint64_t)sext(imm, 9), xlen);
+	} else if (q == 1 && funct3 == 3 && r1 != 0 && r1 != 2 &&
+		   (((c >> 12) & 1) || r2)) {				/* C.LUI */
+		imm = ((c >> 12) & 1) << 17 | (uint64_t)r2 << 12;
+		o->const_load = true;
+		o->rd = (uint8_t)r1;
+		o->target = wrap((uint64_t)sext(imm, 18), xlen);
 	} else if (q == 2 && funct3 == 4 && r2 == 0) {
 		if (!((c >> 12) & 1)) {
 			if (r1 == 0)

@@ -31,6 +31,9 @@ int ntrace_config_check(const struct ntrace_config *cfg)
 		return NTRACE_E_CONFIG;
 	if (cfg->xlen != 32 && cfg->xlen != 64)
 		return NTRACE_E_CONFIG;
+	/* SYNC=4 for a full I-CNT "may be only used in BTM mode" (ch. 8) */
+	if (cfg->icnt_full_sync && cfg->trTeInstMode != NTRACE_INST_MODE_BTM)
+		return NTRACE_E_CONFIG;
 	if (cfg->ret_stack_depth < 1 || cfg->ret_stack_depth > NTRACE_STACK_MAX)
 		return NTRACE_E_CONFIG;
 	if (cfg->icnt_limit < 2 || cfg->icnt_limit > (1u << NTRACE_MAX_ICNT) - 8)

@@ -20,10 +20,11 @@ static int ready;
 static void build_code(void)
 {
 	/* a pattern of: c.nop, add, beq +8, jal ra +12, c.jr ra, jalr x0 0(t1),
-	 * c.beqz +4, mret, ecall: forward targets only */
+	 * c.beqz +4, mret, ecall, auipc t1,0 + jalr x0 16(t1) (a sequential
+	 * jump): forward targets only */
 	static const uint32_t pattern[] = { 0x0001, 0x00c50533, 0x00b50463, 0x00c000ef,
 					    0x8082, 0x00030067, 0xc111, 0x30200073,
-					    0x00000073 };
+					    0x00000073, 0x00000317, 0x01030067 };
 	uint16_t half[N + 2] = { 0 };
 	unsigned h = 0, k = 0;
 
@@ -73,6 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.trTeInstExtendAddrMSB = (data[0] >> 3) & 1;
 	cfg.trTeSrcBits = (data[0] >> 4) & 1 ? 4 : 0;
 	cfg.xlen = (data[0] >> 5) & 1 ? 32 : 64;
+	cfg.trTeInstEnSequentialJump = (data[0] >> 6) & 1;
+	cfg.trTeInstEnAllJumps = (data[0] >> 7) & 1;
 	/* every message formats without overflowing the text buffer */
 	ntrace_parser_init(&p, &cfg, data + 1, size - 1);
 	for (int rc; (rc = ntrace_parse_next(&p, &m)) != NTRACE_END;)

@@ -97,7 +97,7 @@ static int parse_all(const struct ntrace_config *c, const uint8_t *b, size_t n,
 /* ---- code memory (for the decoder and the model hart) ------------------- */
 
 #define CODE_BASE 0x100u
-#define CODE_SIZE 0x800u
+#define CODE_SIZE 0x2000u
 static uint8_t code[CODE_SIZE];
 static struct ntrace_insn insns[CODE_SIZE / 2];
 static unsigned code_xlen = 64;
@@ -170,6 +170,41 @@ static uint32_t enc_jalr(unsigned rd, unsigned rs1)
 {
 	return rs1 << 15 | rd << 7 | 0x67;
 }
+
+static uint32_t enc_jalr_off(unsigned rd, unsigned rs1, int32_t off)
+{
+	return ((uint32_t)off & 0xfff) << 20 | enc_jalr(rd, rs1);
+}
+
+static uint32_t enc_lui(unsigned rd, uint32_t imm20)
+{
+	return imm20 << 12 | rd << 7 | 0x37;
+}
+
+static uint32_t enc_auipc(unsigned rd, uint32_t imm20)
+{
+	return imm20 << 12 | rd << 7 | 0x17;
+}
+
+/* c.lui rd, nzimm (6-bit signed, value nzimm << 12) */
+static uint16_t enc_clui(unsigned rd, int nzimm)
+{
+	unsigned i = (unsigned)nzimm & 0x3f;
+
+	return (uint16_t)(0x6001 | (i >> 5) << 12 | rd << 7 | (i & 0x1f) << 2);
+}
+
+static uint16_t enc_cj(int32_t off)
+{
+	uint32_t i = (uint32_t)off;
+
+	return (uint16_t)(0xa001 | ((i >> 11) & 1) << 12 | ((i >> 4) & 1) << 11 |
+			  ((i >> 8) & 3) << 9 | ((i >> 10) & 1) << 8 | ((i >> 6) & 1) << 7 |
+			  ((i >> 7) & 1) << 6 | ((i >> 1) & 7) << 3 | ((i >> 5) & 1) << 2);
+}
+
+#define C_JR(r)		((uint16_t)(0x8002 | (r) << 7))
+#define C_JALR(r)	((uint16_t)(0x9002 | (r) << 7))
 
 #define C_ADD	0x9532u		/* c.add a0,a2 */
 #define ADD	0x00c50533u	/* add a0,a0,a2 */
@@ -415,6 +450,56 @@ static void test_address_examples(void)
 
 /* ---- chapter 8: I-CNT and HIST examples over the spec's code ------------------- */
 
+struct expect_msg {
+	uint8_t tcode;
+	uint64_t icnt, hist;
+};
+
+static void run_example(const char *what, const struct ntrace_config *c,
+			const struct ntrace_ingress *recs, int nrec,
+			const struct expect_msg *want, int nwant);
+
+/*
+ * Chapter 8's "Trace with SYNC=Sequential Instruction Counter (BTM mode
+ * only)": ProgTraceSync SYNC=3 I-CNT=0 F-ADDR=0x80, ProgTraceSync SYNC=4
+ * I-CNT=9 F-ADDR=0x89 (0x112), ProgTraceCorrelation EVCODE=0 CDF=0 I-CNT=5.
+ * The bytes are the fields packed by hand (TCODE, then SYNC[4] with I-CNT,
+ * then F-ADDR; EVCODE[4] CDF[2] with I-CNT), not the encoder's own output.
+ */
+static void test_sync4_example(const struct ntrace_ingress *rf, int k)
+{
+	static const uint8_t want[] = {
+		0x24, 0x0d, 0x00, 0x0b,		/* ProgTraceSync SYNC=3 I-CNT=0 F-ADDR=0x80 */
+		0x24, 0x50, 0x09, 0x24, 0x0b,	/* ProgTraceSync SYNC=4 I-CNT=9 F-ADDR=0x89 */
+		0x84, 0x00, 0x17,		/* ProgTraceCorrelation EVCODE=0 CDF=0 I-CNT=5 */
+	};
+	struct ntrace_config c = cfg_default();
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_encoder e;
+	struct ntrace_msg m[4];
+	int n;
+
+	c.icnt_limit = 8;		/* 4-bit I-CNT with an overflow bit */
+	c.icnt_full_sync = true;
+	ntrace_enc_init(&e, &c, sink, s);
+	e.start_sync = NTRACE_SYNC_DEBUG_EXIT;
+	for (int i = 0; i < k; i++)
+		ntrace_enc_retire(&e, &rf[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_DEBUG_ENTRY);
+	n = parse_all(&c, s->b, s->n, m, 4);
+	CHECK(n == 3 && m[1].tcode == NTRACE_TCODE_PROG_TRACE_SYNC && m[1].sync == NTRACE_SYNC_ICNT &&
+	      m[1].icnt == 9 && m[1].addr == 0x89 && m[2].cdf == 0 && m[2].icnt == 5 &&
+	      hex_equal(s->b, s->n, want, sizeof(want)),
+	      "ch8 SYNC=4 example: ProgTraceSync SYNC=4 I-CNT=9 F-ADDR=0x89, then I-CNT=5, "
+	      "byte for byte");
+	run_example("ch8 SYNC=4 example decodes (the SYNC=4 I-CNT walked before F-ADDR)", &c, rf,
+		    k, (struct expect_msg[]){ { 9, 9, 0 }, { 33, 5, 0 } }, 2);
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	CHECK(ntrace_config_check(&c) == NTRACE_E_CONFIG && ntrace_enc_init(&e, &c, sink, s) < 0,
+	      "SYNC=4 on a full I-CNT is refused in HTM (\"only used in BTM mode\")");
+	free(s);
+}
+
 static void load_icnt_example(void)
 {
 	memset(code, 0, sizeof(code));
@@ -431,11 +516,6 @@ static void load_icnt_example(void)
 	put16(0x304, C_EBREAK);
 	predecode();
 }
-
-struct expect_msg {
-	uint8_t tcode;
-	uint64_t icnt, hist;
-};
 
 /* Runs the records through an encoder (trace stops before the c.ebreak),
  * checks the messages and decodes them back. */
@@ -456,7 +536,12 @@ static void run_example(const char *what, const struct ntrace_config *c,
 	ntrace_enc_stop(&e, NTRACE_EVCODE_DEBUG_ENTRY);
 	n = parse_all(c, s->b, s->n, m, 16);
 	ok = n == nwant + 1 && m[0].tcode == 9 && m[0].sync == 3 && m[0].icnt == 0 &&
-	     m[0].addr == 0x80;
+	     m[0].addr == recs[0].addr >> 1;
+	if (!ok || n != nwant + 1)
+		for (int i = 0; i < n; i++)
+			printf("    got %s I-CNT=%llu RDATA=%llu HIST=%#llx\n", ntrace_tcode_name(m[i].tcode),
+			       (unsigned long long)m[i].icnt, (unsigned long long)m[i].rdata,
+			       (unsigned long long)m[i].hist);
 	for (int i = 0; ok && i < nwant; i++) {
 		const struct ntrace_msg *g = &m[i + 1];
 
@@ -531,7 +616,83 @@ static void test_icnt_examples(void)
 		htm.icnt_limit = 8;
 		run_example("ch8 ResourceFull example (RDATA=9, then I-CNT=5 HIST=0x2)", &htm, rf, k,
 			    (struct expect_msg[]){ { 27, 9, 0 }, { 33, 5, 0x2 } }, 2);
+		test_sync4_example(rf, k);
 	}
+}
+
+/* ---- chapter 9: sequential jumps; chapter 2: all jumps as taken branches --------- */
+
+#define REC(a, l, t, f) { .addr = (a), .ilen = (l), .itype = (t), .flags = (f) }
+#define SEQ NTRACE_REC_SEQ_INFERABLE
+
+static void load_program(void);
+
+static void test_sequential_jump(void)
+{
+	struct ntrace_config c = cfg_default();
+	/* k's pairs: lui t2,2 + c.jalr t2 (a call), c.lui t3,1 + jr 0x10(t3) */
+	const struct ntrace_ingress pairs[] = {
+		REC(0x500, 2, 0, 0), REC(0x502, 4, 0, 0),
+		REC(0x506, 2, NTRACE_ITYPE_INDIRECT_CALL, SEQ), REC(0x2000, 2, 0, 0),
+		REC(0x2002, 2, NTRACE_ITYPE_RETURN, 0), REC(0x508, 2, 0, 0),
+		REC(0x50a, 4, NTRACE_ITYPE_INDIRECT_JUMP_NL, SEQ), REC(0x1010, 2, 0, 0),
+	};
+	/* an interrupt between lui and c.jalr (a source flagging it anyway) */
+	const struct ntrace_ingress broken[] = {
+		REC(0x500, 2, 0, 0), REC(0x502, 4, NTRACE_ITYPE_INTERRUPT, 0),
+		REC(0x600, 2, 0, 0), REC(0x602, 4, NTRACE_ITYPE_BRANCH_NOT_TAKEN, 0),
+		REC(0x606, 2, 0, 0), REC(0x608, 2, 0, 0), REC(0x60a, 4, NTRACE_ITYPE_TRAP_RETURN, 0),
+		REC(0x506, 2, NTRACE_ITYPE_INDIRECT_CALL, SEQ), REC(0x2000, 2, 0, 0),
+	};
+
+	load_program();
+	run_example("seq jump off: an IndirectBranch per JALR/C.JALR/C.JR", &c, pairs, 8,
+		    (struct expect_msg[]){ { 4, 4, 0 }, { 4, 2, 0 }, { 4, 3, 0 }, { 33, 1, 0 } }, 4);
+	c.trTeInstEnSequentialJump = true;
+	run_example("seq jump: lui+c.jalr and c.lui+jalr inferred, I-CNT spans each pair", &c, pairs,
+		    8, (struct expect_msg[]){ { 4, 6, 0 }, { 33, 4, 0 } }, 2);
+	run_example("seq jump: a trap between the pair: IndirectBranch for the jump", &c, broken, 9,
+		    (struct expect_msg[]){ { 4, 3, 0 }, { 4, 7, 0 }, { 4, 1, 0 }, { 33, 1, 0 } }, 4);
+	c.icnt_limit = 3;
+	run_example("seq jump: a ResourceFull I-CNT between the pair: IndirectBranch", &c, pairs, 8,
+		    (struct expect_msg[]){ { 27, 3, 0 }, { 4, 1, 0 }, { 4, 2, 0 }, { 27, 3, 0 },
+					   { 33, 1, 0 } }, 5);
+	c.icnt_full_sync = true;
+	run_example("seq jump: a SYNC=4 between the pair: IndirectBranch", &c, pairs, 8,
+		    (struct expect_msg[]){ { 9, 3, 0 }, { 4, 1, 0 }, { 4, 2, 0 }, { 9, 3, 0 },
+					   { 33, 1, 0 } }, 5);
+	c = cfg_default();
+	c.trTeInstEnSequentialJump = true;
+	c.trTeInstImplicitReturnMode = 3;
+	/* the inferred c.jalr is still a call: the c.jr ra is an implicit return */
+	run_example("seq jump + implicit return: the inferred call pushes, its return is implicit",
+		    &c, pairs, 8, (struct expect_msg[]){ { 33, 10, 0 } }, 1);
+}
+
+static void test_all_jumps(void)
+{
+	struct ntrace_config btm = cfg_default(), htm = cfg_default();
+	const struct ntrace_ingress run[] = {
+		REC(0x116, 2, NTRACE_ITYPE_DIRECT_JUMP_NL, 0), REC(0x100, 4, NTRACE_ITYPE_DIRECT_CALL, 0),
+		REC(0x200, 2, 0, 0), REC(0x202, 4, NTRACE_ITYPE_BRANCH_TAKEN, 0), REC(0x20c, 2, 0, 0),
+		REC(0x20e, 2, NTRACE_ITYPE_RETURN, 0), REC(0x104, 2, 0, 0),
+	};
+
+	load_program();
+	htm.trTeInstMode = NTRACE_INST_MODE_HTM;
+	run_example("all jumps off, BTM: c.j and jal inferred", &btm, run, 7,
+		    (struct expect_msg[]){ { 3, 6, 0 }, { 4, 2, 0 }, { 33, 1, 0 } }, 3);
+	run_example("all jumps off, HTM: no HIST bit for jumps (HIST=0b1_1)", &htm, run, 7,
+		    (struct expect_msg[]){ { 28, 8, 0x3 }, { 33, 1, 0 } }, 2);
+	btm.trTeInstEnAllJumps = htm.trTeInstEnAllJumps = true;
+	run_example("all jumps, BTM: a DirectBranch for c.j and for jal", &btm, run, 7,
+		    (struct expect_msg[]){ { 3, 1, 0 }, { 3, 2, 0 }, { 3, 3, 0 }, { 4, 2, 0 },
+					   { 33, 1, 0 } }, 5);
+	run_example("all jumps, HTM: a taken HIST bit for c.j and jal (HIST=0b1_111)", &htm, run, 7,
+		    (struct expect_msg[]){ { 28, 8, 0xf }, { 33, 1, 0 } }, 2);
+	htm.trTeInstImplicitReturnMode = 3;
+	run_example("all jumps, HTM + implicit return: jal still a call (return implicit)", &htm,
+		    run, 7, (struct expect_msg[]){ { 33, 9, 0xf } }, 1);
 }
 
 /* ---- chapter 9: repeated history (HREPEAT) ---------------------------------------- */
@@ -701,9 +862,12 @@ static void test_corrupt(void)
 
 /*
  * Program: main loop calls f (direct) and g (indirect, via a register), f has
- * a data-dependent branch and a nested call; an interrupt handler at 0x600
- * may be entered after any instruction and returns with MRET; a few plain
- * instructions raise an exception (handled at 0x600 too, re-executed).
+ * a data-dependent branch and a nested call; main then calls k through an
+ * AUIPC+JALR pair, and k's jumps, calls and return are all LUI/C.LUI/AUIPC +
+ * JALR/C.JR/C.JALR pairs (sequential jumps); an interrupt handler at 0x600
+ * may be entered after any instruction (so between a pair too) and returns
+ * with MRET; a few plain instructions raise an exception (handled at 0x600
+ * too, re-executed).
  */
 static void load_program(void)
 {
@@ -713,7 +877,9 @@ static void load_program(void)
 	put16(0x104, C_NOP);
 	put32(0x106, enc_jalr(1, 6));			/* jalr ra,0(t1): call g */
 	put32(0x10a, enc_b(1, 10, 0, 0x100 - 0x10a));	/* bnez a0, main */
-	put32(0x10e, enc_jal(0, 0x100 - 0x10e));	/* j main */
+	put32(0x10e, enc_auipc(7, 0));			/* auipc t2,0 */
+	put32(0x112, enc_jalr_off(1, 7, 0x500 - 0x10e));	/* jalr ra,0x3f2(t2): call k */
+	put16(0x116, enc_cj(0x100 - 0x116));		/* c.j main */
 	/* f */
 	put16(0x200, C_NOP);
 	put32(0x202, enc_b(0, 10, 11, 0x20c - 0x202));	/* beq -> 0x20c */
@@ -730,6 +896,22 @@ static void load_program(void)
 	/* g */
 	put32(0x400, ADD);
 	put32(0x404, enc_jalr(0, 1));			/* ret */
+	/* k */
+	put16(0x500, C_ADD);
+	put32(0x502, enc_lui(7, 2));			/* lui t2,2 */
+	put16(0x506, C_JALR(7));			/* c.jalr t2: call 0x2000 */
+	put16(0x508, enc_clui(28, 1));			/* c.lui t3,1 */
+	put32(0x50a, enc_jalr_off(0, 28, 0x10));	/* jr 0x10(t3): 0x1010 */
+	put16(0x1010, C_NOP);
+	put32(0x1012, enc_auipc(7, 0));			/* auipc t2,0 */
+	put32(0x1016, enc_jalr_off(1, 7, 0x20));	/* jalr ra,0x20(t2): call 0x1032 */
+	put16(0x101a, C_NOP);
+	put32(0x101c, enc_lui(1, 0));			/* lui ra,0 */
+	put32(0x1020, enc_jalr_off(0, 1, 0x116));	/* jr 0x116(ra): return to main */
+	put16(0x1032, C_ADD);
+	put16(0x1034, C_JR_RA);
+	put16(0x2000, C_ADD);
+	put16(0x2002, C_JR_RA);
 	/* handler */
 	put16(0x600, C_NOP);
 	put32(0x602, enc_b(0, 10, 11, 0x60a - 0x602));
@@ -740,9 +922,11 @@ static void load_program(void)
 }
 
 struct model {
-	uint64_t pc, mepc, ra, t0;
+	uint64_t pc, mepc, x[32];
 	unsigned seed;
 	bool in_handler;
+	bool prev_load;		/* the last retired instruction was a constant load */
+	uint8_t prev_rd;
 };
 
 /* Programs that change return addresses break implicit-return mode 1
@@ -753,6 +937,26 @@ static unsigned rnd(struct model *h)
 {
 	h->seed = h->seed * 1103515245u + 12345u;
 	return (h->seed >> 16) & 0x7fff;
+}
+
+/* Where an indirect jump goes; the hart's sequential-jump flag. */
+static uint64_t model_indirect(struct model *h, const struct ntrace_insn *in,
+			       struct ntrace_ingress *r)
+{
+	uint64_t next;
+
+	if (h->prev_load && h->prev_rd == in->rs1)
+		r->flags |= NTRACE_REC_SEQ_INFERABLE;
+	if (h->pc == 0x106)
+		next = 0x400;
+	else if (h->pc == 0x20e || h->pc == 0x404)
+		/* returns; sometimes a program changes its return address */
+		next = model_misbehaves && rnd(h) % 29 == 0 ? 0x10e : h->x[1];
+	else
+		next = (h->x[in->rs1] + (uint64_t)(int64_t)in->imm) & ~1ull;
+	if (in->rd)
+		h->x[in->rd] = h->pc + in->len;
+	return next;
 }
 
 /* Runs n records of the model hart; rec[i] and the executed trail. */
@@ -775,6 +979,7 @@ static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct tr
 			rec[k++] = r;
 			h.mepc = h.pc;
 			h.in_handler = true;
+			h.prev_load = false;
 			h.pc = 0x600;
 			continue;
 		}
@@ -789,23 +994,13 @@ static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct tr
 			break;
 		case NTRACE_K_JUMP:
 			r.itype = in->itype;
-			if (in->rd == 1)
-				h.ra = next;
-			if (in->rd == 5)
-				h.t0 = next;
+			if (in->rd)
+				h.x[in->rd] = next;
 			next = in->target;
 			break;
 		case NTRACE_K_INDIRECT:
 			r.itype = in->itype;
-			if (h.pc == 0x106) {
-				h.ra = next;
-				next = 0x400;
-			} else if (h.pc == 0x30a) {
-				next = h.t0;
-			} else {
-				/* returns; sometimes a program changes its return address */
-				next = model_misbehaves && rnd(&h) % 29 == 0 ? 0x10e : h.ra;
-			}
+			next = model_indirect(&h, in, &r);
 			break;
 		case NTRACE_K_TRAP_RETURN:
 			r.itype = NTRACE_ITYPE_TRAP_RETURN;
@@ -813,6 +1008,8 @@ static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct tr
 			h.in_handler = false;
 			break;
 		default:
+			if (in->const_load)
+				h.x[in->rd] = in->target;
 			break;
 		}
 		/* an interrupt after this instruction */
@@ -822,6 +1019,8 @@ static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct tr
 			h.in_handler = true;
 			next = 0x600;
 		}
+		h.prev_load = in->const_load && r.itype == NTRACE_ITYPE_NONE;
+		h.prev_rd = in->rd;
 		rec[k++] = r;
 		h.pc = next;
 	}
@@ -830,66 +1029,131 @@ static int run_model(struct ntrace_ingress *rec, int n, unsigned seed, struct tr
 
 static struct trail expect_trail;
 
+/* The existing option sets: mode, implicit return, opt bits. */
+static struct ntrace_config model_config(int mode, int ir, int opt)
+{
+	struct ntrace_config c = cfg_default();
+
+	c.trTeInstMode = mode ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
+	c.trTeInstImplicitReturnMode = (uint8_t)ir;
+	c.ret_stack_depth = ir == 2 ? 1 : 8;
+	c.trTeContext = true;
+	if (opt & 1) {
+		c.trTeInstEnRepeatedHistory = true;
+		c.repeat_branch = true;
+	}
+	if (opt & 2) {
+		c.trTeInstSyncMode = NTRACE_SYNC_MODE_ICNT;
+		c.trTeInstSyncMax = 4;	/* 256 halfwords */
+		c.trTsEnable = true;
+		c.icnt_limit = 50;
+		c.hist_bits = 5;
+		c.trTeInstExtendAddrMSB = true;
+		c.trTeSrcBits = 4;
+		c.trTeSrcID = 9;
+	}
+	return c;
+}
+
+struct rt_result {
+	uint64_t messages, sync4, icnt_full, bytes;
+	bool ok;
+};
+
+/* Encodes nrec records of the model, decodes, compares with the trail. */
+static struct rt_result round_trip(const struct ntrace_config *c, const struct ntrace_ingress *rec,
+				   int nrec, struct stream *s, struct ntrace_decoder *d)
+{
+	struct rt_result res = { 0 };
+	struct ntrace_encoder e;
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+
+	s->n = 0;
+	ntrace_enc_init(&e, c, sink, s);
+	for (int i = 0; i < nrec; i++)
+		ntrace_enc_retire(&e, &rec[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	got.n = 0;
+	ntrace_dec_init(d, c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	ntrace_parser_init(&p, c, s->b, s->n);
+	while (ntrace_parse_next(&p, &m) == NTRACE_OK) {
+		res.sync4 += ntrace_tcode_is_sync(m.tcode) && m.sync == NTRACE_SYNC_ICNT;
+		res.icnt_full += m.tcode == NTRACE_TCODE_RESOURCE_FULL && m.rcode == NTRACE_RCODE_ICNT;
+	}
+	/* the model's last instruction may be a pending jump or exception the
+	 * stop cannot report */
+	res.ok = d->errors == 0 && e.error == 0 && got.n <= expect_trail.n &&
+		 got.n + 1 >= expect_trail.n &&
+		 memcmp(got.a, expect_trail.a, got.n * sizeof(got.a[0])) == 0;
+	if (!res.ok) {
+		size_t i = 0;
+
+		while (i < got.n && got.a[i] == expect_trail.a[i])
+			i++;
+		printf("    decoded %zu of %zu, errors %llu (%s), first difference at %zu: "
+		       "%#llx instead of %#llx\n", got.n, expect_trail.n,
+		       (unsigned long long)d->errors, ntrace_strerror(d->last_error), i,
+		       i < got.n ? (unsigned long long)got.a[i] : 0ull,
+		       (unsigned long long)expect_trail.a[i]);
+		for (size_t j = i > 8 ? i - 8 : 0; j < i + 3; j++) printf("      [%zu] exp %#llx got %#llx\n", j, (unsigned long long)expect_trail.a[j], (unsigned long long)got.a[j]);
+	}
+	res.messages = e.messages;
+	res.bytes = s->n;
+	return res;
+}
+
+/* nx: the new switches, bit 0 trTeInstEnSequentialJump, bit 1
+ * trTeInstEnAllJumps, bit 2 icnt_full_sync (BTM only, with a small I-CNT limit). */
+static void add_new_switches(struct ntrace_config *c, int nx)
+{
+	c->trTeInstEnSequentialJump = nx & 1;
+	c->trTeInstEnAllJumps = (nx >> 1) & 1;
+	c->icnt_full_sync = (nx >> 2) & 1;
+	if (c->icnt_full_sync)
+		c->icnt_limit = 6;	/* fills often even between messages */
+}
+
 static void test_model_round_trips(void)
 {
 	struct ntrace_ingress *rec = calloc(100000, sizeof(*rec));
 	struct stream *s = calloc(1, sizeof(*s));
 	struct ntrace_decoder *d = calloc(1, sizeof(*d));
-	int nrec;
+	int nrec, bad_sync4 = 0, sync4_runs = 0, icnt_sync_runs = 0;
 
 	load_program();
 	for (int mode = 0; mode < 2; mode++)
 		for (int ir = 0; ir < 4; ir++)
-			for (int opt = 0; opt < 4; opt++) {
-				struct ntrace_config c = cfg_default();
-				struct ntrace_encoder e;
-				int ok;
+			for (int opt = 0; opt < 4; opt++)
+				for (int nx = 0; nx < (mode ? 4 : 8); nx++) {
+					struct ntrace_config c = model_config(mode, ir, opt);
+					struct rt_result res;
 
-				c.trTeInstMode = mode ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
-				c.trTeInstImplicitReturnMode = (uint8_t)ir;
-				c.ret_stack_depth = ir == 2 ? 1 : 8;
-				c.trTeContext = true;
-				if (opt & 1) {
-					c.trTeInstEnRepeatedHistory = true;
-					c.repeat_branch = true;
+					add_new_switches(&c, nx);
+					model_misbehaves = ir != 1;
+					nrec = run_model(rec, nx ? 20000 : 60000,
+							 7u + (unsigned)(mode * 16 + ir * 4 + opt + nx * 64),
+							 &expect_trail);
+					res = round_trip(&c, rec, nrec, s, d);
+					/* SYNC=4 replaces every ResourceFull RCODE=0 */
+					if (c.icnt_full_sync) {
+						bad_sync4 += res.icnt_full != 0;
+						sync4_runs += res.sync4 != 0;
+						icnt_sync_runs++;
+					}
+					CHECK(res.ok, "model round trip %s implicit-return=%d%s%s%s%s%s: "
+					      "%zu instructions, %llu messages, %.2f bits/instr",
+					      mode ? "HTM" : "BTM", ir, opt & 1 ? " repeat" : "",
+					      opt & 2 ? " sync+tstamp+small-limits+ext+SRC" : "",
+					      nx & 1 ? " sequential-jump" : "", nx & 2 ? " all-jumps" : "",
+					      nx & 4 ? " icnt-full-sync" : "", expect_trail.n,
+					      (unsigned long long)res.messages,
+					      8.0 * (double)res.bytes / (double)expect_trail.n);
 				}
-				if (opt & 2) {
-					c.trTeInstSyncMode = NTRACE_SYNC_MODE_ICNT;
-					c.trTeInstSyncMax = 4;	/* 256 halfwords */
-					c.trTsEnable = true;
-					c.icnt_limit = 50;
-					c.hist_bits = 5;
-					c.trTeInstExtendAddrMSB = true;
-					c.trTeSrcBits = 4;
-					c.trTeSrcID = 9;
-				}
-				model_misbehaves = ir != 1;
-				nrec = run_model(rec, 60000, 7u + (unsigned)(mode * 16 + ir * 4 + opt),
-						 &expect_trail);
-				s->n = 0;
-				ntrace_enc_init(&e, &c, sink, s);
-				for (int i = 0; i < nrec; i++)
-					ntrace_enc_retire(&e, &rec[i]);
-				ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
-				got.n = 0;
-				ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
-				ntrace_dec_buffer(d, s->b, s->n);
-				/* the model's last instruction may be a pending jump or
-				 * exception the stop cannot report */
-				ok = d->errors == 0 && e.error == 0 && got.n <= expect_trail.n &&
-				     got.n + 1 >= expect_trail.n &&
-				     memcmp(got.a, expect_trail.a, got.n * sizeof(got.a[0])) == 0;
-				if (!ok)
-					printf("    decoded %zu of %zu, errors %llu (%s)\n", got.n,
-					       expect_trail.n, (unsigned long long)d->errors,
-					       ntrace_strerror(d->last_error));
-				CHECK(ok, "model round trip %s implicit-return=%d%s%s: %zu instructions, "
-				      "%llu messages, %.2f bits/instr",
-				      mode ? "HTM" : "BTM", ir, opt & 1 ? " repeat" : "",
-				      opt & 2 ? " sync+tstamp+small-limits+ext+SRC" : "",
-				      expect_trail.n, (unsigned long long)e.messages,
-				      8.0 * (double)s->n / (double)expect_trail.n);
-			}
+	CHECK(bad_sync4 == 0 && sync4_runs >= icnt_sync_runs * 3 / 4,
+	      "with icnt_full_sync a full I-CNT is a SYNC=4 (in %d of %d runs), never a ResourceFull "
+	      "RCODE=0 (%d runs with one)", sync4_runs, icnt_sync_runs, bad_sync4);
 	free(rec);
 	free(s);
 	free(d);
@@ -1025,6 +1289,30 @@ static void test_isa(void)
 	ntrace_isa_decode(0x0000001f, 0, 64, &in);
 	ok &= in.len == 0;
 	CHECK(ok, "RV32GC/RV64GC lengths, targets and itype (compressed included)");
+	ok = 1;
+	ntrace_isa_decode(enc_lui(7, 0x80000), 0x100, 64, &in);	/* sign-extended to XLEN */
+	ok &= in.kind == NTRACE_K_PLAIN && in.const_load && in.rd == 7 &&
+	      in.target == 0xffffffff80000000ull;
+	ntrace_isa_decode(enc_lui(7, 0x80000), 0x100, 32, &in);
+	ok &= in.const_load && in.target == 0x80000000u;
+	ntrace_isa_decode(enc_auipc(5, 0xfffff), 0x100, 64, &in);	/* pc - 4096 */
+	ok &= in.const_load && in.rd == 5 && in.target == 0xfffffffffffff100ull;
+	ntrace_isa_decode(enc_auipc(5, 0xfffff), 0x100, 32, &in);
+	ok &= in.const_load && in.target == 0xfffff100u;
+	ntrace_isa_decode(enc_clui(28, -1), 0, 64, &in);
+	ok &= in.len == 2 && in.const_load && in.rd == 28 && in.target == 0xfffffffffffff000ull;
+	ntrace_isa_decode(enc_clui(28, 31), 0, 32, &in);
+	ok &= in.const_load && in.target == 0x1f000;
+	ntrace_isa_decode(enc_clui(2, 1), 0, 64, &in);		/* c.addi16sp */
+	ok &= !in.const_load;
+	ntrace_isa_decode(enc_lui(0, 1), 0, 64, &in);		/* hint: no register */
+	ok &= !in.const_load;
+	ntrace_isa_decode(enc_jalr_off(0, 7, -2048), 0, 64, &in);
+	ok &= in.kind == NTRACE_K_INDIRECT && in.rs1 == 7 && in.imm == -2048;
+	ntrace_isa_decode(C_JR(7), 0, 64, &in);
+	ok &= in.kind == NTRACE_K_INDIRECT && in.rs1 == 7 && in.imm == 0;
+	ok &= enc_cj(-2) == 0xbffd;
+	CHECK(ok, "LUI/AUIPC/C.LUI values (sign-extended to XLEN, AUIPC wrapped), JALR offsets");
 }
 
 int main(int argc, char **argv)
@@ -1039,6 +1327,8 @@ int main(int argc, char **argv)
 	test_icnt_examples();
 	test_hrepeat_example();
 	test_isa();
+	test_sequential_jump();
+	test_all_jumps();
 	test_corrupt();
 	test_model_round_trips();
 	test_decoder_resync();
