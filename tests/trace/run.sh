@@ -148,9 +148,9 @@ plugin="$out/host/tools/tally-trace-plugin.so"
 linux_max=120000000
 linux_configs=(
 	"btm|--mode btm"
-	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr"
+	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr --sequential-jump"
 	"htm|--mode htm"
-	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr"
+	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr --sequential-jump"
 )
 if [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ||
       ! -f $linux/initramfs/init ]]; then
