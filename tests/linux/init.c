@@ -1058,7 +1058,11 @@ static int check_record_tlb(void)
 
 /*
  * Cycle sampling: QEMU 7.2 raises cycle overflow from a host timer, late
- * but surely; every one of 10 runs must give samples.
+ * but surely; every one of 10 runs must give samples.  On a heavily loaded
+ * host a run now and then ends before the late timer fires (seen with
+ * OpenSBI 1.9 too, about 1 run in 24): such a run is made once more, said
+ * in the output, and only a second empty run fails the check (a firmware
+ * that loses overflows loses them on every run).
  *
  * A QEMU 7.2 bug first: starting a counting cycles/instructions event
  * (initial value 2^63 + 1, as perf stat does) leaves the counter's
@@ -1070,10 +1074,22 @@ static int check_record_tlb(void)
  * normal, with Tally and OpenSBI alike). So first one short sampling run
  * pinned to each CPU, which lets the swallowed timer fire.
  */
+/* One sampling run of the cycles check; *samples gets its sample count. */
+static int record_cycles_once(int r, long *samples)
+{
+	int status = run(OUT, 120, "perf record -N -o " DATA
+			 " -e cycles -c 1000000 -- work loop %lu", LOOP_N);
+
+	if (status)
+		return fail("perf record (run %d): exit status %d: %s",
+			    r + 1, status, out_excerpt());
+	return record_samples(samples);
+}
+
 static int check_record_cycles(void)
 {
 	long samples, total = 0, min = -1;
-	int r, status, empty = 0, cpu, n = sysfs_online_cpus();
+	int r, status, empty = 0, retried = 0, cpu, n = sysfs_online_cpus();
 
 	for (cpu = 0; cpu < n; cpu++) {
 		status = run(OUT, 120, "WORK_CPU=%d perf record -N -o " DATA
@@ -1083,22 +1099,25 @@ static int check_record_cycles(void)
 				    "%d: %s", cpu, status, out_excerpt());
 	}
 	for (r = 0; r < 10; r++) {
-		status = run(OUT, 120, "perf record -N -o " DATA
-			     " -e cycles -c 1000000 -- work loop %lu", LOOP_N);
-		if (status)
-			return fail("perf record (run %d): exit status %d: %s",
-				    r + 1, status, out_excerpt());
-		if (record_samples(&samples))
+		if (record_cycles_once(r, &samples))
 			return -1;
+		if (samples == 0) {
+			note("run %d: no sample (host timer late?), made again", r + 1);
+			retried++;
+			if (record_cycles_once(r, &samples))
+				return -1;
+		}
 		total += samples;
 		if (min < 0 || samples < min)
 			min = samples;
 		empty += samples == 0;
 	}
-	note("10 runs: %ld samples in all, fewest %ld", total, min);
+	note("10 runs: %ld samples in all, fewest %ld, %d run(s) made again",
+	     total, min, retried);
 	if (empty)
 		return fail("%d of 10 runs of perf record -e cycles -c 1000000 gave "
-			    "no sample (%ld samples in all)", empty, total);
+			    "no sample, made again too (%ld samples in all)", empty,
+			    total);
 	return 0;
 }
 
