@@ -29,7 +29,6 @@
  * set: sbi_sse_hart_reset), are under one lock.  The pending bits are
  * read without it (a late one is caught by the IPI that follows it).
  */
-#include <tally/bitops.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
@@ -50,7 +49,6 @@ struct sse_event {
 	unsigned long bit;		/* in sse_hart.pending: 1 << its index here */
 };
 
-/* Indexed by the event's bit number in sse_hart.pending: a local event at its slot. */
 static const struct sse_event sse_events[] = {
 	[SSE_LOCAL_PMU] = { SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, false, SSE_LOCAL_PMU,
 			    1UL << SSE_LOCAL_PMU },
@@ -59,6 +57,13 @@ static const struct sse_event sse_events[] = {
 	[SSE_NR_LOCAL] = { SBI_SSE_EVENT_GLOBAL_SOFTWARE, true, true, 0, SSE_PENDING_GLOBAL },
 };
 #define SSE_EV_GLOBAL_SOFTWARE	(&sse_events[SSE_NR_LOCAL])
+
+/* The event of one bit of sse_hart.pending: a load, where a bit scan takes ten. */
+static const struct sse_event *const sse_event_of_bit[SSE_PENDING_GLOBAL + 1] = {
+	[1UL << SSE_LOCAL_PMU] = &sse_events[SSE_LOCAL_PMU],
+	[1UL << SSE_LOCAL_SOFTWARE] = &sse_events[SSE_LOCAL_SOFTWARE],
+	[SSE_PENDING_GLOBAL] = SSE_EV_GLOBAL_SOFTWARE,
+};
 
 struct sse_global {
 	struct sse_attrs a;
@@ -79,7 +84,8 @@ static struct spinlock sse_lock;
  * switch, which GCC turns into a few compares; the standard events this
  * platform cannot raise answer NOT_SUPPORTED.
  */
-static long sse_lookup(unsigned long event_id, const struct sse_event **out)
+static inline __attribute__((always_inline)) long sse_lookup(unsigned long event_id,
+							   const struct sse_event **out)
 {
 	switch ((uint32_t)event_id) {
 	case SBI_SSE_EVENT_LOCAL_SOFTWARE:
@@ -302,7 +308,7 @@ static __attribute__((noinline)) const struct sse_event *sse_rank(struct hart_sc
 	const struct sse_attrs *na = 0;
 
 	for (; pending; pending &= pending - 1) {
-		const struct sse_event *e = &sse_events[tally_ctz64(pending)];
+		const struct sse_event *e = sse_event_of_bit[pending & -pending];
 		const struct sse_attrs *a = sse_attrs_of(e, me);
 
 		if (sse_ready(e, a, me) && (!next || sse_before(e, a, next, na))) {
@@ -330,7 +336,7 @@ static const struct sse_event *sse_next(struct hart_scratch *me, unsigned long p
 		e = sse_rank(me, pending);
 	} else {
 		/* one event pending, the usual case: nothing to rank */
-		e = &sse_events[tally_ctz64(pending)];
+		e = sse_event_of_bit[pending];
 		if (!sse_ready(e, sse_attrs_of(e, me), me))
 			return 0;
 	}
@@ -339,7 +345,7 @@ static const struct sse_event *sse_next(struct hart_scratch *me, unsigned long p
 	return e;
 }
 
-/* e becomes RUNNING on me, the top of its stack, and is entered. */
+/* e, no longer pending, becomes RUNNING on me, the top of its stack, and is entered. */
 static void sse_start(struct hart_scratch *me, const struct sse_event *e,
 		      struct trap_frame *tf)
 {
@@ -348,13 +354,6 @@ static void sse_start(struct hart_scratch *me, const struct sse_event *e,
 	a->state = SBI_SSE_STATE_RUNNING;
 	a->below = me->sse.top;
 	me->sse.top = e;
-	if (e->global) {
-		sse_globals[e->slot].pending = false;
-		sse_globals[e->slot].running_hart = me->hartid;
-		sse_global_hints_update();
-	} else {
-		sse_pending_clear(me, sse_bit(e));
-	}
 	sse_enter(me, a, tf);
 }
 
@@ -365,6 +364,13 @@ static __attribute__((noinline)) void sse_deliver_locked(struct hart_scratch *me
 
 	spin_lock(&sse_lock);
 	e = sse_next(me, me->sse.pending);
+	if (e && e->global) {
+		sse_globals[e->slot].pending = false;
+		sse_globals[e->slot].running_hart = me->hartid;
+		sse_global_hints_update();
+	} else if (e) {
+		sse_pending_clear(me, sse_bit(e));
+	}
 	if (e)
 		sse_start(me, e, tf);
 	spin_unlock(&sse_lock);
@@ -385,8 +391,10 @@ static void sse_deliver(struct hart_scratch *me, struct trap_frame *tf)
 		return;
 	}
 	e = sse_next(me, pending);
-	if (e)
+	if (e) {
+		sse_pending_clear(me, sse_bit(e));
 		sse_start(me, e, tf);
+	}
 }
 
 /*
@@ -712,7 +720,8 @@ static __attribute__((noinline)) struct sbiret sse_inject(const unsigned long *a
 		sse_inject_global(me, e);
 		return sse_ret(me, tf, sbi_ok(0));
 	}
-	target = hart_by_id(args[1]);
+	/* the calling hart, the usual target, needs no look-up in the hart map */
+	target = args[1] == me->hartid ? me : hart_by_id(args[1]);
 	if (!target)
 		return sse_ret(me, tf, sbi_err(SBI_ERR_INVALID_PARAM));
 	if (target != me)
