@@ -326,7 +326,8 @@ static __attribute__((noinline)) const struct sse_event *sse_rank(struct hart_sc
  * looked at.  Under the lock if pending has SSE_PENDING_GLOBAL (the
  * global event's state is shared).
  */
-static const struct sse_event *sse_next(struct hart_scratch *me, unsigned long pending)
+static inline __attribute__((always_inline)) const struct sse_event *
+sse_next(struct hart_scratch *me, unsigned long pending)	/* inline: sse_deliver's */
 {
 	const struct sse_event *e, *top = me->sse.top;
 
@@ -343,6 +344,12 @@ static const struct sse_event *sse_next(struct hart_scratch *me, unsigned long p
 	if (e && top && !sse_before(e, sse_attrs_of(e, me), top, sse_attrs_of(top, me)))
 		return 0;
 	return e;
+}
+
+/* sse_next for the paths under the lock: one copy of it out of line. */
+static __attribute__((noinline)) const struct sse_event *sse_next_locked(struct hart_scratch *me)
+{
+	return sse_next(me, me->sse.pending);
 }
 
 /* e, no longer pending, becomes RUNNING on me, the top of its stack, and is entered. */
@@ -363,7 +370,7 @@ static __attribute__((noinline)) void sse_deliver_locked(struct hart_scratch *me
 	const struct sse_event *e;
 
 	spin_lock(&sse_lock);
-	e = sse_next(me, me->sse.pending);
+	e = sse_next_locked(me);
 	if (e && e->global) {
 		sse_globals[e->slot].pending = false;
 		sse_globals[e->slot].running_hart = me->hartid;
@@ -756,7 +763,7 @@ bool sbi_sse_wakes(void)
 	if (!me->sse.pending)
 		return false;
 	spin_lock(&sse_lock);
-	due = sse_next(me, me->sse.pending) != 0;
+	due = sse_next_locked(me) != 0;
 	spin_unlock(&sse_lock);
 	return due;
 }
