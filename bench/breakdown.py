@@ -19,6 +19,10 @@ a category:
   shared memory    copies from and to S-mode memory, snapshot load/save
   handler          the rest of the call's own function(s): argument checks,
                    bookkeeping, encoding
+  S-mode           instructions of the payload itself between the ecall and
+                   the instruction after it: the SSE round trip's event
+                   handler (bench_sse_entry), named "S:<symbol>"; an ecall
+                   it makes counts as <ecall> (trap entry/exit)
 
 It also counts the CSR instructions (csr*) executed, wherever they are.
 With --boot, the instructions from reset to the first S-mode instruction
@@ -46,10 +50,11 @@ DEFAULT_CALLS = [
     "unknown_eid", "base_spec_version", "pmu_num_counters", "pmu_get_info",
     "pmu_cfg_match_dtlb", "pmu_start_value", "pmu_stop", "pmu_stop_reset",
     "pmu_fw_read", "pmu_snapshot_stop", "pmu_snapshot_start",
-    "pmu_event_info8", "pmu_cfg_match_raw",
+    "pmu_event_info8", "pmu_cfg_match_raw", "sse_inject_complete",
 ]
 
 CATEGORIES = [
+    ("S-mode", [r"S:.*"]),
     ("trap entry/exit", [r"<ecall>", r"_trap_entry"]),
     ("dispatch", [r"sbi_ecall_handle", r"[a-z]+_handle", r"pmu_sbi_call"]),
     ("validation", [r"memmap_smode_range_ok.*", r"smode_shmem_map",
@@ -62,7 +67,7 @@ CATEGORIES = [
     ("shared memory", [r"smode_shmem_(read|write)", r"memcpy", r"memmove", r"copy_(up|down)",
                        r"pmu_snapshot_(value|save)", r"save_(counter|many)"]),
 ]
-CATEGORY_NAMES = [c for c, _ in CATEGORIES] + ["handler"]
+CATEGORY_NAMES = [c for c, _ in CATEGORIES if c != "S-mode"] + ["handler", "S-mode"]
 
 BOOT_CATEGORIES = [
     ("QEMU reset ROM", [r"0x.*"]),
@@ -87,13 +92,22 @@ def csr_pcs(elf):
 
 
 class Namer:
-    def __init__(self, elf):
+    """The function holding pc: a firmware symbol, "S:<symbol>" for one of
+    the payload's (payload_elf, when given), else the address."""
+
+    def __init__(self, elf, payload_elf=None):
         self.syms = symbols(elf)
         self.addrs = [a for a, _ in self.syms]
+        self.psyms = [(a, n) for a, n in symbols(payload_elf) if a >= PAYLOAD_START] \
+            if payload_elf else []
+        self.paddrs = [a for a, _ in self.psyms]
 
     def __call__(self, pc):
+        if pc >= PAYLOAD_START:
+            i = bisect.bisect_right(self.paddrs, pc) - 1
+            return "S:" + self.psyms[i][1] if i >= 0 else hex(pc)
         i = bisect.bisect_right(self.addrs, pc) - 1
-        return self.syms[i][1] if i >= 0 and pc < PAYLOAD_START else hex(pc)
+        return self.syms[i][1] if i >= 0 else hex(pc)
 
 
 def category(name, table, default):
@@ -142,11 +156,24 @@ def payload_syms(bench_elf):
     return ecall, syms["bench_marks"]
 
 
+def ecall_pcs(elf):
+    """Addresses of the ecall instructions of the payload."""
+    out = subprocess.run([tool("objdump"), "-d", elf], capture_output=True, text=True).stdout
+    return set(int(m.group(1), 16) for m in
+               re.finditer(r"(?m)^\s*([0-9a-f]+):\s+00000073\s", out))
+
+
 def trace_calls(bdir, fw, fw_elf, wanted):
-    """{series id: (total, Counter per function, csr instructions)}."""
+    """{series id: (total, Counter per function, csr instructions)}.
+
+    A call runs from the timed ecall to the instruction after it, whatever
+    happens between: the SSE round trip enters the event handler in S-mode
+    (named "S:<symbol>", whose own ecall counts as <ecall>) and comes back
+    through the complete call's ecall."""
     bench_elf = os.path.join(bdir, "bench.elf")
     pc_ecall, marks = payload_syms(bench_elf)
-    name = Namer(fw_elf)
+    name = Namer(fw_elf, bench_elf)
+    ecalls = ecall_pcs(bench_elf)
     csrs = csr_pcs(fw_elf)
     with tempfile.TemporaryDirectory(prefix="tally-breakdown-") as tmp:
         log, serial = os.path.join(tmp, "exec.log"), os.path.join(tmp, "serial.txt")
@@ -178,7 +205,7 @@ def trace_calls(bdir, fw, fw_elf, wanted):
                     if len(result) == len(wanted):
                         break
                     continue
-                fn = name(pc)
+                fn = "<ecall>" if pc in ecalls else name(pc)
                 if fn not in cur:
                     order.append(fn)
                 cur[fn] += 1

@@ -13,8 +13,13 @@
 #define SSE_LOCAL_PMU		0	/* 0x00010000 local PMU overflow */
 #define SSE_LOCAL_SOFTWARE	1	/* 0xffff0000 software injected */
 #define SSE_NR_LOCAL		2
-/* sse_hart.pending: bit SSE_LOCAL_* plus this one for global events */
-#define SSE_PENDING_GLOBAL	(~0UL ^ (~0UL >> 1))	/* the top bit */
+/*
+ * sse_hart.pending: bit SSE_LOCAL_* plus this one for the global event.
+ * Bit i is the event sse_events[i] of lib/sbi/sbi_sse.c names.
+ */
+#define SSE_PENDING_GLOBAL	(1UL << SSE_NR_LOCAL)
+
+struct sse_event;
 
 /* An event's attributes (one copy per hart for a local event). */
 struct sse_attrs {
@@ -23,15 +28,25 @@ struct sse_attrs {
 	unsigned long config;
 	unsigned long entry_pc, entry_arg;
 	unsigned long sepc, flags, a6, a7;	/* INTERRUPTED_* */
+	/* while RUNNING: the event that ran on the hart when this one was entered */
+	const struct sse_event *below;
 };
 
 struct sse_hart {
 	/*
 	 * Non-zero when an event may be deliverable to this hart: the trap
 	 * exit and the SSE calls test it (one load) before looking further.
-	 * Written under the SSE lock; read without it.
+	 * Other harts set bits in it (inject, the global event's hint): it
+	 * is only changed by atomic read-modify-writes.
 	 */
 	volatile unsigned long pending;
+	/*
+	 * The event running on this hart that ranks first, or NULL.  An
+	 * event is entered only if it outranks the one running, so the
+	 * running events form a stack: top, then its attrs' below, ...
+	 * Only this hart reads or writes it.
+	 */
+	const struct sse_event *top;
 	bool unmasked;			/* hart_unmask called (masked at start) */
 	bool lcofie_saved;		/* S-mode's sie.LCOFIE while LCOFI is kept in M */
 	struct sse_attrs local[SSE_NR_LOCAL];

@@ -11,7 +11,7 @@
  * An event is delivered on the way back to S/U-mode: at the end of the
  * SSE call that made it deliverable on the calling hart (inject, enable,
  * hart_unmask, complete) or of any other trap (trap_handler), when the
- * hart's pending hint is set.  Another hart is told with an IPI (IPI_SSE):
+ * hart's pending bits are set.  Another hart is told with an IPI (IPI_SSE):
  * the IPI trap's exit delivers.  The ecall path of every other extension
  * has no SSE test at all: an IPI_SSE that a wait inside an ecall consumes
  * (sbi_ipi_poll) is raised again, so the hart traps once back in S-mode.
@@ -20,8 +20,14 @@
  * hstatus SPV/SPVP with the H extension), a6 and a7 go into the event's
  * INTERRUPTED_* attributes; complete puts them back.
  *
- * All SSE state is changed under one lock; the per-hart pending hint is
- * read without it (a late hint is caught by the IPI that follows it).
+ * A hart's local events are its own: only that hart reads or changes
+ * their attributes and its stack of running events (sse_hart.top), so it
+ * needs no lock for them.  Other harts only set its pending bits (inject,
+ * the global event's hint), with atomic read-modify-writes, as every
+ * change of them is.  The global events' state, and a remote inject
+ * (whose test that the hart is not stopping must hold until the bit is
+ * set: sbi_sse_hart_reset), are under one lock.  The pending bits are
+ * read without it (a late one is caught by the IPI that follows it).
  */
 #include <tally/hart.h>
 #include <tally/hsm.h>
@@ -40,20 +46,23 @@ struct sse_event {
 	bool global;
 	bool injectable;
 	unsigned int slot;		/* SSE_LOCAL_* or index of sse_globals[] */
+	unsigned long bit;		/* in sse_hart.pending: 1 << its index here */
 };
 
 static const struct sse_event sse_events[] = {
-	{ SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, false, SSE_LOCAL_PMU },
-	{ SBI_SSE_EVENT_LOCAL_SOFTWARE, false, true, SSE_LOCAL_SOFTWARE },
-	{ SBI_SSE_EVENT_GLOBAL_SOFTWARE, true, true, 0 },
+	[SSE_LOCAL_PMU] = { SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, false, SSE_LOCAL_PMU,
+			    1UL << SSE_LOCAL_PMU },
+	[SSE_LOCAL_SOFTWARE] = { SBI_SSE_EVENT_LOCAL_SOFTWARE, false, true, SSE_LOCAL_SOFTWARE,
+				 1UL << SSE_LOCAL_SOFTWARE },
+	[SSE_NR_LOCAL] = { SBI_SSE_EVENT_GLOBAL_SOFTWARE, true, true, 0, SSE_PENDING_GLOBAL },
 };
-#define SSE_NR_EVENTS	(sizeof(sse_events) / sizeof(sse_events[0]))
+#define SSE_EV_GLOBAL_SOFTWARE	(&sse_events[SSE_NR_LOCAL])
 
-/* Standard events the spec defines and this platform cannot raise. */
-static const uint32_t sse_unsupported[] = {
-	SBI_SSE_EVENT_LOCAL_HIGH_PRIO_RAS, SBI_SSE_EVENT_LOCAL_DOUBLE_TRAP,
-	SBI_SSE_EVENT_GLOBAL_HIGH_PRIO_RAS, SBI_SSE_EVENT_LOCAL_LOW_PRIO_RAS,
-	SBI_SSE_EVENT_GLOBAL_LOW_PRIO_RAS,
+/* The event of one bit of sse_hart.pending: a load, where a bit scan takes ten. */
+static const struct sse_event *const sse_event_of_bit[SSE_PENDING_GLOBAL + 1] = {
+	[1UL << SSE_LOCAL_PMU] = &sse_events[SSE_LOCAL_PMU],
+	[1UL << SSE_LOCAL_SOFTWARE] = &sse_events[SSE_LOCAL_SOFTWARE],
+	[SSE_PENDING_GLOBAL] = SSE_EV_GLOBAL_SOFTWARE,
 };
 
 struct sse_global {
@@ -63,31 +72,60 @@ struct sse_global {
 	bool pending;
 };
 
+/* One global event: SSE_PENDING_GLOBAL is its one bit in sse_hart.pending. */
 #define SSE_NR_GLOBAL	1
 static struct sse_global sse_globals[SSE_NR_GLOBAL];
 static struct spinlock sse_lock;
 
 /* ---- events and their attributes ---------------------------------------- */
 
-/* The event named by the low 32 bits of event_id, or an SBI error. */
-static long sse_lookup(unsigned long event_id, const struct sse_event **out)
+/*
+ * The event named by the low 32 bits of event_id, or an SBI error.  A
+ * switch, which GCC turns into a few compares; the standard events this
+ * platform cannot raise answer NOT_SUPPORTED.
+ */
+static inline __attribute__((always_inline)) long sse_lookup(unsigned long event_id,
+							   const struct sse_event **out)
 {
-	uint32_t id = (uint32_t)event_id;
-
-	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
-		if (sse_events[i].id != id)
-			continue;
-		/* an overflow needs Sscofpmf and a counter that has an OF bit (3-31) */
-		if (id == SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW &&
-		    (!hart_features.has_sscofpmf || !hart_features.hpm_mask))
-			return SBI_ERR_NOT_SUPPORTED;
-		*out = &sse_events[i];
+	switch ((uint32_t)event_id) {
+	case SBI_SSE_EVENT_LOCAL_SOFTWARE:
+		*out = &sse_events[SSE_LOCAL_SOFTWARE];
 		return SBI_SUCCESS;
-	}
-	for (unsigned int i = 0; i < sizeof(sse_unsupported) / sizeof(sse_unsupported[0]); i++)
-		if (sse_unsupported[i] == id)
+	case SBI_SSE_EVENT_GLOBAL_SOFTWARE:
+		*out = SSE_EV_GLOBAL_SOFTWARE;
+		return SBI_SUCCESS;
+	case SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW:
+		/* an overflow needs Sscofpmf and a counter that has an OF bit (3-31) */
+		if (!hart_features.has_sscofpmf || !hart_features.hpm_mask)
 			return SBI_ERR_NOT_SUPPORTED;
-	return SBI_ERR_INVALID_PARAM;
+		*out = &sse_events[SSE_LOCAL_PMU];
+		return SBI_SUCCESS;
+	case SBI_SSE_EVENT_LOCAL_HIGH_PRIO_RAS:
+	case SBI_SSE_EVENT_LOCAL_DOUBLE_TRAP:
+	case SBI_SSE_EVENT_GLOBAL_HIGH_PRIO_RAS:
+	case SBI_SSE_EVENT_LOCAL_LOW_PRIO_RAS:
+	case SBI_SSE_EVENT_GLOBAL_LOW_PRIO_RAS:
+		return SBI_ERR_NOT_SUPPORTED;
+	default:
+		return SBI_ERR_INVALID_PARAM;
+	}
+}
+
+/* e's bit in sse_hart.pending. */
+static unsigned long sse_bit(const struct sse_event *e)
+{
+	return e->bit;
+}
+
+/* Pending bits are set by other harts too: changed atomically only. */
+static void sse_pending_set(struct hart_scratch *h, unsigned long bits)
+{
+	__atomic_fetch_or(&h->sse.pending, bits, __ATOMIC_SEQ_CST);
+}
+
+static void sse_pending_clear(struct hart_scratch *h, unsigned long bits)
+{
+	__atomic_fetch_and(&h->sse.pending, ~bits, __ATOMIC_SEQ_CST);
 }
 
 static struct sse_global *sse_global_of(const struct sse_event *e)
@@ -102,7 +140,7 @@ static struct sse_attrs *sse_attrs_of(const struct sse_event *e, struct hart_scr
 
 static bool sse_pending_on(const struct sse_event *e, struct hart_scratch *h)
 {
-	return e->global ? sse_globals[e->slot].pending : (h->sse.pending >> e->slot) & 1;
+	return e->global ? sse_globals[e->slot].pending : !!(h->sse.pending & sse_bit(e));
 }
 
 /* RUNNING on hart h (a global event runs on one hart at a time). */
@@ -128,14 +166,15 @@ static bool sse_before(const struct sse_event *e, const struct sse_attrs *ea,
 static void sse_global_hints_update(void)
 {
 	for (unsigned long h = 0; h < TALLY_MAX_HARTS; h++)
-		hart_scratch[h].sse.pending &= ~SSE_PENDING_GLOBAL;
+		if (hart_scratch[h].sse.pending & SSE_PENDING_GLOBAL)
+			sse_pending_clear(&hart_scratch[h], SSE_PENDING_GLOBAL);
 	for (unsigned int i = 0; i < SSE_NR_GLOBAL; i++) {
 		struct sse_global *g = &sse_globals[i];
 
 		struct hart_scratch *to = hart_by_id(g->preferred_hart);
 
 		if (g->pending && g->a.state == SBI_SSE_STATE_ENABLED && to)
-			to->sse.pending |= SSE_PENDING_GLOBAL;
+			sse_pending_set(to, SSE_PENDING_GLOBAL);
 	}
 }
 
@@ -172,9 +211,7 @@ void sbi_sse_pmu_overflow(void)
 	struct hart_scratch *me = this_hart();
 
 	csr_clear(mip, MIP_LCOFIP);
-	spin_lock(&sse_lock);
-	me->sse.pending |= 1UL << SSE_LOCAL_PMU;
-	spin_unlock(&sse_lock);
+	sse_pending_set(me, sse_bit(&sse_events[SSE_LOCAL_PMU]));
 }
 
 /* ---- entry and completion ---------------------------------------------------- */
@@ -249,71 +286,135 @@ static void sse_resume(const struct sse_attrs *a, struct trap_frame *tf)
 	csr_write(sepc, a->sepc);
 }
 
-/* The highest-priority event RUNNING on hart me, or NULL. */
-static const struct sse_event *sse_top_running(struct hart_scratch *me)
+/*
+ * e, pending on me, may be entered now but for its rank: it is enabled
+ * (and a global one pending, with me as its preferred hart).  Under the
+ * lock for a global one.
+ */
+static bool sse_ready(const struct sse_event *e, const struct sse_attrs *a,
+		      const struct hart_scratch *me)
 {
-	const struct sse_event *top = 0;
-
-	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
-		const struct sse_event *e = &sse_events[i];
-
-		if (!sse_running_on(e, me))
-			continue;
-		if (!top || sse_before(e, sse_attrs_of(e, me), top, sse_attrs_of(top, me)))
-			top = e;
-	}
-	return top;
+	if (a->state != SBI_SSE_STATE_ENABLED)
+		return false;
+	return !e->global || (sse_globals[e->slot].pending &&
+			      sse_globals[e->slot].preferred_hart == me->hartid);
 }
 
-/*
- * The event to deliver to me now: pending and enabled (a global one with
- * me as its preferred hart), the hart unmasked, and outranking whatever
- * runs on me already.  Under the lock.
- */
-static const struct sse_event *sse_next(struct hart_scratch *me)
+/* Of the events whose bits are set in pending (two or more), the ready one ranking first. */
+static __attribute__((noinline)) const struct sse_event *sse_rank(struct hart_scratch *me,
+								   unsigned long pending)
 {
-	const struct sse_event *best = sse_top_running(me);
 	const struct sse_event *next = 0;
+	const struct sse_attrs *na = 0;
 
-	if (!me->sse.unmasked)
-		return 0;
-	for (unsigned int i = 0; i < SSE_NR_EVENTS; i++) {
-		const struct sse_event *e = &sse_events[i];
+	for (; pending; pending &= pending - 1) {
+		const struct sse_event *e = sse_event_of_bit[pending & -pending];
 		const struct sse_attrs *a = sse_attrs_of(e, me);
 
-		if (a->state != SBI_SSE_STATE_ENABLED || !sse_pending_on(e, me))
-			continue;
-		if (e->global && sse_globals[e->slot].preferred_hart != me->hartid)
-			continue;
-		if (best && !sse_before(e, a, best, sse_attrs_of(best, me)))
-			continue;
-		best = next = e;
+		if (sse_ready(e, a, me) && (!next || sse_before(e, a, next, na))) {
+			next = e;
+			na = a;
+		}
 	}
 	return next;
 }
 
-/* Delivers the best deliverable event, if any, into the context being returned to. */
-static void sse_deliver(struct trap_frame *tf)
+/*
+ * The event to deliver to me now, or NULL: of the events whose bits are
+ * set in pending, the ready one ranking first, if the hart is unmasked
+ * and it outranks the event running on me.  Only the pending events are
+ * looked at.  Under the lock if pending has SSE_PENDING_GLOBAL (the
+ * global event's state is shared).
+ */
+static inline __attribute__((always_inline)) const struct sse_event *
+sse_next(struct hart_scratch *me, unsigned long pending)	/* inline: sse_deliver's */
 {
-	struct hart_scratch *me = this_hart();
+	const struct sse_event *e, *top = me->sse.top;
+
+	if (!me->sse.unmasked || !pending)
+		return 0;
+	if (pending & (pending - 1)) {
+		e = sse_rank(me, pending);
+	} else {
+		/* one event pending, the usual case: nothing to rank */
+		e = sse_event_of_bit[pending];
+		if (!sse_ready(e, sse_attrs_of(e, me), me))
+			return 0;
+	}
+	if (e && top && !sse_before(e, sse_attrs_of(e, me), top, sse_attrs_of(top, me)))
+		return 0;
+	return e;
+}
+
+/* sse_next for the paths under the lock: one copy of it out of line. */
+static __attribute__((noinline)) const struct sse_event *sse_next_locked(struct hart_scratch *me)
+{
+	return sse_next(me, me->sse.pending);
+}
+
+/* e, no longer pending, becomes RUNNING on me, the top of its stack, and is entered. */
+static void sse_start(struct hart_scratch *me, const struct sse_event *e,
+		      struct trap_frame *tf)
+{
+	struct sse_attrs *a = sse_attrs_of(e, me);
+
+	a->state = SBI_SSE_STATE_RUNNING;
+	a->below = me->sse.top;
+	me->sse.top = e;
+	sse_enter(me, a, tf);
+}
+
+static __attribute__((noinline)) void sse_deliver_locked(struct hart_scratch *me,
+							  struct trap_frame *tf)
+{
 	const struct sse_event *e;
 
 	spin_lock(&sse_lock);
-	e = sse_next(me);
-	if (e) {
-		struct sse_attrs *a = sse_attrs_of(e, me);
-
-		a->state = SBI_SSE_STATE_RUNNING;
-		if (e->global) {
-			sse_globals[e->slot].pending = false;
-			sse_globals[e->slot].running_hart = me->hartid;
-			sse_global_hints_update();
-		} else {
-			me->sse.pending &= ~(1UL << e->slot);
-		}
-		sse_enter(me, a, tf);
+	e = sse_next_locked(me);
+	if (e && e->global) {
+		sse_globals[e->slot].pending = false;
+		sse_globals[e->slot].running_hart = me->hartid;
+		sse_global_hints_update();
+	} else if (e) {
+		sse_pending_clear(me, sse_bit(e));
 	}
+	if (e)
+		sse_start(me, e, tf);
 	spin_unlock(&sse_lock);
+}
+
+/*
+ * Delivers the best deliverable event, if any, into the context being
+ * returned to.  Local events only: nothing but this hart's own state, no
+ * lock; the global event's hint set: under the lock.
+ */
+static void sse_deliver(struct hart_scratch *me, struct trap_frame *tf)
+{
+	unsigned long pending = me->sse.pending;
+	const struct sse_event *e;
+
+	if (pending & SSE_PENDING_GLOBAL) {
+		sse_deliver_locked(me, tf);
+		return;
+	}
+	e = sse_next(me, pending);
+	if (e) {
+		sse_pending_clear(me, sse_bit(e));
+		sse_start(me, e, tf);
+	}
+}
+
+/*
+ * The end of every SSE call: an event the call made due on this hart (or
+ * one that already was) is entered as the ecall returns: mepc is the CSR
+ * (stepped past the ecall), a6/a7 the frame's; a0/a1 become the call's
+ * result, which the handler sees as the interrupted a0/a1.
+ */
+static struct sbiret sse_ret(struct hart_scratch *me, struct trap_frame *tf, struct sbiret ret)
+{
+	if (me->sse.pending)
+		sse_deliver(me, tf);
+	return ret;
 }
 
 void sbi_sse_trap_exit(struct trap_frame *tf)
@@ -321,7 +422,7 @@ void sbi_sse_trap_exit(struct trap_frame *tf)
 	if (((tf->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) == PRV_M)
 		return;		/* only when going back to S or U */
 	csr_write(mepc, tf->mepc);
-	sse_deliver(tf);
+	sse_deliver(this_hart(), tf);
 	tf->mepc = csr_read(mepc);
 }
 
@@ -524,7 +625,7 @@ static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
 		if (e->global)
 			sse_globals[e->slot].pending = false;
 		else
-			me->sse.pending &= ~(1UL << e->slot);
+			sse_pending_clear(me, sse_bit(e));
 	}
 	if (e->global) {
 		struct sse_global *g = sse_global_of(e);
@@ -547,68 +648,94 @@ static struct sbiret sse_move(unsigned long fid, const unsigned long *args)
  * a0 and a1 included: the handler put them back before this ecall, so
  * the "result" of the call is what the frame holds.
  */
-static struct sbiret sse_complete(struct trap_frame *tf)
+static __attribute__((noinline)) struct sbiret sse_complete(struct trap_frame *tf)
 {
 	struct hart_scratch *me = this_hart();
-	const struct sse_event *e;
+	const struct sse_event *e = me->sse.top;
 	struct sse_attrs *a;
 
-	spin_lock(&sse_lock);
-	e = sse_top_running(me);
-	if (!e) {
-		spin_unlock(&sse_lock);
-		return sbi_ok(0);
-	}
+	if (!e)
+		return sse_ret(me, tf, sbi_ok(0));
 	a = sse_attrs_of(e, me);
+	if (e->global)
+		spin_lock(&sse_lock);
 	a->state = (a->config & SBI_SSE_CONFIG_ONESHOT) ? SBI_SSE_STATE_REGISTERED :
 							   SBI_SSE_STATE_ENABLED;
+	me->sse.top = a->below;
 	if (e->global)
 		sse_global_hints_update();	/* pending again meanwhile? */
 	else if (e->slot == SSE_LOCAL_PMU)
 		sse_pmu_route(me);
+	/* a global event ENABLED again may be entered by another hart, which overwrites a */
 	sse_resume(a, tf);
-	spin_unlock(&sse_lock);
-	return (struct sbiret){ (long)tf->regs[REG_A0], tf->regs[REG_A1] };
+	if (e->global)
+		spin_unlock(&sse_lock);
+	return sse_ret(me, tf, (struct sbiret){ (long)tf->regs[REG_A0], tf->regs[REG_A1] });
 }
 
-static struct sbiret sse_inject(const unsigned long *args)
+/* inject of the global event: pending, its preferred hart told. */
+static __attribute__((noinline)) void sse_inject_global(struct hart_scratch *me,
+							 const struct sse_event *e)
+{
+	struct sse_global *g = sse_global_of(e);
+	struct hart_scratch *target;
+
+	spin_lock(&sse_lock);
+	g->pending = true;
+	sse_global_hints_update();
+	target = hart_by_id(g->preferred_hart);
+	spin_unlock(&sse_lock);
+	/* this hart: delivered as the ecall returns; no such hart: none to tell */
+	if (target && target != me)
+		sbi_ipi_raise(target->index, IPI_SSE);
+}
+
+/*
+ * inject of a local event into another hart: under the lock, so that
+ * sbi_sse_hart_reset (on a hart stopping, after its HSM state changed)
+ * clears the bit or this finds the hart stopping.
+ */
+static __attribute__((noinline)) long sse_inject_remote(struct hart_scratch *target,
+							 const struct sse_event *e)
+{
+	bool ok;
+
+	spin_lock(&sse_lock);
+	/* a stopped hart has no S-mode to take it (and starts afresh) */
+	ok = hsm_hart_interruptible(target->index);
+	if (ok)
+		sse_pending_set(target, sse_bit(e));
+	spin_unlock(&sse_lock);
+	if (!ok)
+		return SBI_ERR_FAILED;
+	sbi_ipi_raise(target->index, IPI_SSE);
+	return SBI_SUCCESS;
+}
+
+static __attribute__((noinline)) struct sbiret sse_inject(const unsigned long *args,
+							   struct trap_frame *tf)
 {
 	struct hart_scratch *me = this_hart(), *target;
 	const struct sse_event *e;
 	long err = sse_lookup(args[0], &e);
-	unsigned long to;
 
 	if (err)
-		return sbi_err(err);
+		return sse_ret(me, tf, sbi_err(err));
 	if (!e->injectable)
-		return sbi_err(SBI_ERR_INVALID_PARAM);
-	spin_lock(&sse_lock);
+		return sse_ret(me, tf, sbi_err(SBI_ERR_INVALID_PARAM));
 	if (e->global) {
-		struct sse_global *g = sse_global_of(e);
-
-		g->pending = true;
-		sse_global_hints_update();
-		target = hart_by_id(g->preferred_hart);
-		to = target ? target->index : me->index;	/* no such hart: none to tell */
-	} else {
-		target = hart_by_id(args[1]);
-		if (!target) {
-			spin_unlock(&sse_lock);
-			return sbi_err(SBI_ERR_INVALID_PARAM);
-		}
-		/* a stopped hart has no S-mode to take it (and starts afresh) */
-		if (!hsm_hart_interruptible(target->index)) {
-			spin_unlock(&sse_lock);
-			return sbi_err(SBI_ERR_FAILED);
-		}
-		target->sse.pending |= 1UL << e->slot;
-		to = target->index;
+		sse_inject_global(me, e);
+		return sse_ret(me, tf, sbi_ok(0));
 	}
-	spin_unlock(&sse_lock);
-	/* this hart: delivered as the ecall returns (sbi_ecall_handle) */
-	if (to != me->index)
-		sbi_ipi_raise(to, IPI_SSE);
-	return sbi_ok(0);
+	/* the calling hart, the usual target, needs no look-up in the hart map */
+	target = args[1] == me->hartid ? me : hart_by_id(args[1]);
+	if (!target)
+		return sse_ret(me, tf, sbi_err(SBI_ERR_INVALID_PARAM));
+	if (target != me)
+		return sse_ret(me, tf, sbi_err(sse_inject_remote(target, e)));
+	/* this hart runs S-mode (it called): it cannot be stopping */
+	sse_pending_set(me, sse_bit(e));
+	return sse_ret(me, tf, sbi_ok(0));	/* entered as the ecall returns */
 }
 
 static struct sbiret sse_hart_mask(bool mask)
@@ -636,7 +763,7 @@ bool sbi_sse_wakes(void)
 	if (!me->sse.pending)
 		return false;
 	spin_lock(&sse_lock);
-	due = sse_next(me) != 0;
+	due = sse_next_locked(me) != 0;
 	spin_unlock(&sse_lock);
 	return due;
 }
@@ -653,7 +780,8 @@ void sbi_sse_hart_reset(void)
 
 	spin_lock(&sse_lock);
 	memset(me->sse.local, 0, sizeof(me->sse.local));
-	me->sse.pending &= SSE_PENDING_GLOBAL;
+	sse_pending_clear(me, ~SSE_PENDING_GLOBAL);
+	me->sse.top = 0;
 	me->sse.unmasked = false;
 	for (unsigned int i = 0; i < SSE_NR_GLOBAL; i++) {
 		struct sse_global *g = &sse_globals[i];
@@ -666,38 +794,36 @@ void sbi_sse_hart_reset(void)
 	spin_unlock(&sse_lock);
 }
 
-static struct sbiret sse_call(unsigned long fid, const unsigned long *args,
-			      struct trap_frame *tf)
+/* The calls but the round trip's two (inject, complete): their stack frames stay here. */
+static __attribute__((noinline)) struct sbiret sse_call(unsigned long fid,
+							const unsigned long *args,
+							struct trap_frame *tf)
 {
+	struct sbiret ret;
+
 	switch (fid) {
-	case SBI_EXT_SSE_READ_ATTRS:	return sse_read_attrs(args);
-	case SBI_EXT_SSE_WRITE_ATTRS:	return sse_write_attrs(args);
+	case SBI_EXT_SSE_READ_ATTRS:	ret = sse_read_attrs(args); break;
+	case SBI_EXT_SSE_WRITE_ATTRS:	ret = sse_write_attrs(args); break;
 	case SBI_EXT_SSE_REGISTER:
 	case SBI_EXT_SSE_UNREGISTER:
 	case SBI_EXT_SSE_ENABLE:
-	case SBI_EXT_SSE_DISABLE:	return sse_move(fid, args);
-	case SBI_EXT_SSE_COMPLETE:	return sse_complete(tf);
-	case SBI_EXT_SSE_INJECT:	return sse_inject(args);
-	case SBI_EXT_SSE_HART_UNMASK:	return sse_hart_mask(false);
-	case SBI_EXT_SSE_HART_MASK:	return sse_hart_mask(true);
-	default:			return sbi_err(SBI_ERR_NOT_SUPPORTED);
+	case SBI_EXT_SSE_DISABLE:	ret = sse_move(fid, args); break;
+	case SBI_EXT_SSE_HART_UNMASK:	ret = sse_hart_mask(false); break;
+	case SBI_EXT_SSE_HART_MASK:	ret = sse_hart_mask(true); break;
+	default:			ret = sbi_err(SBI_ERR_NOT_SUPPORTED); break;
 	}
+	return sse_ret(this_hart(), tf, ret);
 }
 
-/*
- * The call, then the event it made due on this hart, if any, entered as
- * the ecall returns: mepc is the CSR (stepped past the ecall), a6/a7 the
- * frame's; a0/a1 become the call's result, which the handler sees as the
- * interrupted a0/a1.
- */
+/* Every call ends in sse_ret(): the event it made due, if any, is entered. */
 static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
 				struct trap_frame *tf)
 {
-	struct sbiret ret = sse_call(fid, args, tf);
-
-	if (this_hart()->sse.pending)
-		sse_deliver(tf);
-	return ret;
+	if (fid == SBI_EXT_SSE_INJECT)
+		return sse_inject(args, tf);
+	if (fid == SBI_EXT_SSE_COMPLETE)
+		return sse_complete(tf);
+	return sse_call(fid, args, tf);
 }
 
 const struct sbi_extension sbi_ext_sse = {

@@ -128,6 +128,13 @@ void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs)
 	unsigned long buf[4], v;
 	unsigned int i;
 
+	/*
+	 * The order of entry, before any call: an SSE call here would let a
+	 * pending event that outranks this one run first, nested, and be
+	 * recorded first, however the firmware chose.
+	 */
+	if (hartid == boot_hartid && norder < 8)
+		order[norder++] = c->event;
 	c->hartid = hartid;
 	c->sstatus = csr_read(CSR_SSTATUS);
 	c->sepc = csr_read(CSR_SEPC);
@@ -137,8 +144,6 @@ void sse_handler(struct sse_ctx *c, unsigned long hartid, unsigned long *regs)
 	if (!sse_read(c->event, A_SEPC, 4, buf).error)
 		for (i = 0; i < 4; i++)
 			c->attrs[i] = buf[i];
-	if (hartid == boot_hartid && norder < 8)
-		order[norder++] = c->event;
 
 	switch (c->mode) {
 	case MODE_RUNNING_CHECKS:
@@ -1231,6 +1236,49 @@ static void pmu_overflow_once(struct sse_ctx *c, unsigned long ctr, unsigned int
 	pmu_set_shmem(-1UL, -1UL, 0);
 }
 
+/*
+ * Both local events pending at once (the hart masked: the PMU overflow
+ * and an inject of the local software event), ranked when the hart is
+ * unmasked: the lower PRIORITY value first, whichever event it is.
+ */
+static void pmu_with_local(struct sse_ctx *c, unsigned long ctr, unsigned long pmu_prio,
+			   unsigned long local_prio, unsigned long first)
+{
+	struct sse_ctx *l = &ctx_local;
+	unsigned long st = 0;
+	struct sbiret r;
+
+	r = sse_call(SSE_DISABLE, c->event);
+	if (!r.error)
+		r = sse_write1(c->event, A_PRIORITY, pmu_prio);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, c->event);
+	if (r.error || !sse_setup(l, local_prio, boot_hartid)) {
+		failf("sse", "PMU and local events: set-up (%s)", ret_str(r));
+		goto out;
+	}
+	l->mode = MODE_RECORD;
+	sbi_call0(SSE, SSE_HART_MASK);
+	norder = 0;
+	c->runs = l->runs = 0;
+	sse_inject(l->event, boot_hartid);
+	pmu_start(ctr, 1, START_SET_INIT_VALUE, -8UL);
+	pmu_tlb_probe(pmu_tlb_buf(), 16, 0, ctr);
+	WAIT_UNTIL((st = sse_attr(c->event, A_STATUS)) & ST_PENDING, 1000);
+	check((st & ST_PENDING) && (sse_attr(l->event, A_STATUS) & ST_PENDING) && norder == 0,
+	      "sse", sfmt("PMU prio %lu, local prio %lu: both pending while masked",
+			  pmu_prio, local_prio),
+	      sfmt("status %lx %lx ran %u", st, sse_attr(l->event, A_STATUS), norder));
+	sbi_call0(SSE, SSE_HART_UNMASK);
+	check(norder == 2 && order[0] == first && order[1] != first, "sse",
+	      sfmt("PMU prio %lu, local prio %lu: after unmask, %lx first", pmu_prio,
+		   local_prio, first),
+	      sfmt("%u ran: %lx %lx", norder, order[0], order[1]));
+	pmu_stop(ctr, 1, 0);
+out:
+	sse_teardown(l->event);
+}
+
 static void test_pmu_event(void)
 {
 	struct sse_ctx *c = &ctx_pmu;
@@ -1253,6 +1301,8 @@ static void test_pmu_event(void)
 	local_irq_enable();
 	pmu_overflow_once(c, ctr, 1);
 	pmu_overflow_once(c, ctr, 2);	/* restarting clears OF: a second one comes */
+	pmu_with_local(c, ctr, 0, 5, EV_PMU);
+	pmu_with_local(c, ctr, 7, 3, EV_LOCAL_SW);
 	/* disabled: the overflow is the supervisor interrupt again */
 	sse_call(SSE_DISABLE, c->event);
 	irqs = h->lcofi_irqs;
