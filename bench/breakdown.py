@@ -65,7 +65,7 @@ CATEGORIES = [
     ("CSR access", [r"csr_.*", r"pmu_counter_read", r"pmu_counter_write",
                     r"pmu_hw_.*", r"pmu_counters_(start|stop)"]),
     ("shared memory", [r"smode_shmem_(read|write)", r"memcpy", r"memmove", r"copy_(up|down)",
-                       r"pmu_snapshot_(value|save)", r"save_(counter|many)"]),
+                       r"pmu_snapshot_(value|save)", r"save_(counter|many|base_hw|fw_counter)"]),
 ]
 CATEGORY_NAMES = [c for c, _ in CATEGORIES if c != "S-mode"] + ["handler", "S-mode"]
 

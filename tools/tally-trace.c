@@ -374,12 +374,24 @@ struct feeder {
 	 * with no trap after it: a jump through its rd is sequentially inferable */
 	bool prev_load;
 	uint8_t prev_rd;
+	uint64_t prev_value;	/* the constant load's value (rd's) */
 	bool stopped;		/* record ended the run (--max-instructions, --stop-at) */
 	bool replay_code;	/* encode with --code: apply its changes in order */
 	/* --bench: records kept, encoded afterwards on their own clock */
 	struct ntrace_ingress *recs;
 	size_t nrecs, caprecs;
 };
+
+/*
+ * Where a sequential jump goes: the constant load's value plus the JALR
+ * offset, bit 0 cleared, wrapped to XLEN (as the decoder computes it).
+ */
+static uint64_t seq_target(uint64_t value, int32_t imm)
+{
+	uint64_t t = (value + (uint64_t)(int64_t)imm) & ~1ull;
+
+	return cfg.xlen == 32 ? (uint32_t)t : t;
+}
 
 /*
  * One record for the instruction at pc, knowing the next executed address.
@@ -450,10 +462,18 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	}
 	if (r.flags)
 		fd->traps++;
-	if (in->kind == NTRACE_K_INDIRECT && fd->prev_load && fd->prev_rd == in->rs1)
+	/*
+	 * LUI/AUIPC + JALR: flagged only when the next address is the one the
+	 * pair computes.  Anything else is a trap right after the jump (a
+	 * fetch fault at its target, which never retires): the log shows the
+	 * jump going to the trap vector, which only a message can say.
+	 */
+	if (in->kind == NTRACE_K_INDIRECT && fd->prev_load && fd->prev_rd == in->rs1 &&
+	    has_next && next == seq_target(fd->prev_value, in->imm))
 		r.flags |= NTRACE_REC_SEQ_INFERABLE;
 	fd->prev_load = in->const_load && r.itype == NTRACE_ITYPE_NONE && !r.flags;
 	fd->prev_rd = in->rd;
+	fd->prev_value = in->target;
 	if (fd->caprecs) {
 		if (fd->nrecs == fd->caprecs) {
 			fd->caprecs *= 2;
