@@ -150,13 +150,6 @@ void hart_post(unsigned long hartid, unsigned long cmd, unsigned long a0,
 	mb();
 }
 
-/*
- * Waits on another hart are stretched: QEMU runs each hart as a host thread
- * and, with -smp 4 on a loaded 2-core CI machine, a hart can be descheduled
- * for longer than any tidy timeout.  Success returns at once, so only a
- * real failure pays for the margin.
- */
-#define CROSS_HART_SLACK	20
 
 struct sbiret hart_result(unsigned long hartid, unsigned long ms)
 {

@@ -56,6 +56,9 @@ struct hostile_hart {
 	volatile bool storm_done;
 	unsigned long iso_ok, iso_bad;	/* isolation probes */
 	char iso_first[120];
+	/* the call in progress, for the report of a hart that hangs */
+	volatile unsigned long cur_eid, cur_fid, cur_a0, cur_a1;
+	volatile bool in_call;
 	unsigned long fw_count;		/* the exact-count check */
 	long fw_err;
 	/* the only memory random calls may name: a snapshot area's size */
@@ -525,7 +528,13 @@ static struct sbiret storm_worker(unsigned long a0, unsigned long a1,
 			continue;
 		}
 		random_call(me, &eid, &fid, a);
+		me->cur_eid = eid;
+		me->cur_fid = fid;
+		me->cur_a0 = a[0];
+		me->cur_a1 = a[1];
+		me->in_call = true;
 		r = checked_ecall(me, eid, fid, a);
+		me->in_call = false;
 		check_error_code(me, eid, fid, r);
 		me->calls++;
 	}
@@ -608,13 +617,33 @@ static void storm(unsigned long seed)
 		id = busy[rnd_below(&rs, n)];
 		hh[id].stop_req = true;
 		mb();
-		r = wait_status(id, SBI_HSM_STOPPED, 3000);
+		/*
+		 * The worker may be on its last call: it then ends its storm
+		 * without looking at stop_req again (storm_done), and there is
+		 * nothing to stop.  Before this, such a race (about one run in
+		 * five when the boot hart is not hart 0) was reported as a
+		 * hart that "did not stop".
+		 */
+		WAIT_UNTIL((r = sbi_hart_status(id),
+			    hh[id].storm_done ||
+			    (!r.error && r.value == SBI_HSM_STOPPED)),
+			   3000 * CROSS_HART_SLACK);
+		mb();
+		if (hh[id].storm_done && !(!r.error && r.value == SBI_HSM_STOPPED)) {
+			hh[id].stop_req = false;
+			continue;
+		}
 		if (r.error || r.value != SBI_HSM_STOPPED) {
 			failf("storm", "hart %lu did not stop when asked (%s); "
 			      "S-mode trap under the storm: %lx scause %lx sepc %lx "
 			      "stval %lx", id, ret_str(r), storm_trap_info[0],
 			      storm_trap_info[1], storm_trap_info[2],
 			      storm_trap_info[3]);
+			info("storm", "hart %lu: %lu calls made, %s eid %lx fid %lx "
+			     "a0 %lx a1 %lx", id, hh[id].calls,
+			     hh[id].in_call ? "inside" : "last",
+			     hh[id].cur_eid, hh[id].cur_fid, hh[id].cur_a0,
+			     hh[id].cur_a1);
 			harts[id].running = false;
 			continue;
 		}
