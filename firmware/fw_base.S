@@ -300,6 +300,10 @@ _trap_entry:
 	REG_S	sp, TF_REG(2)(t0)
 	mv	sp, t0
 	REG_S	gp, TF_REG(3)(sp)
+	REG_S	t3, TF_REG(28)(sp)	/* C keeps them (FIXED_REGS): for the frame */
+	REG_S	t4, TF_REG(29)(sp)
+	REG_S	t5, TF_REG(30)(sp)
+	REG_S	t6, TF_REG(31)(sp)
 	SAVE_CLOBBERED
 	csrr	t0, mepc
 	REG_S	t0, TF_MEPC(sp)
@@ -312,6 +316,10 @@ _trap_entry:
 	REG_L	t0, TF_MEPC(sp)
 	csrw	mepc, t0
 	REG_L	gp, TF_REG(3)(sp)
+	REG_L	t3, TF_REG(28)(sp)	/* the emulated instruction may write them */
+	REG_L	t4, TF_REG(29)(sp)
+	REG_L	t5, TF_REG(30)(sp)
+	REG_L	t6, TF_REG(31)(sp)
 	REG_L	s0, TF_REG(8)(sp)
 	REG_L	s1, TF_REG(9)(sp)
 	REG_L	s2, TF_REG(18)(sp)

@@ -87,9 +87,34 @@ static void check_time_csr_registers(void)
 	check(s3 == magic, "time", "a read of the time CSR keeps s3", NULL);
 }
 
+/*
+ * The same into t3 and t6, with t4 live across: the firmware's C code never
+ * uses t3-t6 (FIXED_REGS), so the emulation path must put them in the frame
+ * and back itself, or a read into them leaves the old value.
+ */
+static void check_time_csr_t3_t6(void)
+{
+	const unsigned long magic = (unsigned long)0x7e7e4321e7e7ULL;	/* low half on RV32 */
+	unsigned long before = rdtime(), after, v3, v6, v4;
+
+	/* one asm: t3-t6 are named only inside it (the compiler may use them) */
+	__asm__ __volatile__("li t3, 0\n\tli t6, 0\n\tmv t4, %3\n\t"
+			     "csrr t3, time\n\tcsrr t6, time\n\t"
+			     "mv %0, t3\n\tmv %1, t6\n\tmv %2, t4"
+			     : "=&r"(v3), "=&r"(v6), "=&r"(v4) : "r"(magic)
+			     : "t3", "t4", "t6", "memory");
+	after = rdtime();
+	check(before <= v3 && v3 <= v6 && v6 <= after, "time",
+	      "csrr t3, time and csrr t6, time: values between two other reads",
+	      sfmt("before %lx t3 %lx t6 %lx after %lx", before, v3, v6, after));
+	check(v4 == magic, "time", "a read of the time CSR keeps t4",
+	      sfmt("t4 %lx", v4));
+}
+
 void test_time(void)
 {
 	check_time_csr_registers();
+	check_time_csr_t3_t6();
 	check_timer_irq("time", sbi_set_timer);
 	check_timer_clear("time", sbi_set_timer);
 	expect_err(sbi_call1(SBI_EXT_TIME, SBI_TIME_SET_TIMER + 1, 0),
