@@ -383,17 +383,6 @@ struct feeder {
 };
 
 /*
- * Where a sequential jump goes: the constant load's value plus the JALR
- * offset, bit 0 cleared, wrapped to XLEN (as the decoder computes it).
- */
-static uint64_t seq_target(uint64_t value, int32_t imm)
-{
-	uint64_t t = (value + (uint64_t)(int64_t)imm) & ~1ull;
-
-	return cfg.xlen == 32 ? (uint32_t)t : t;
-}
-
-/*
  * One record for the instruction at pc, knowing the next executed address.
  * A next address the opcode cannot lead to is a trap taken after it (or, for
  * ECALL/EBREAK, instead of it).  has_next false: last instruction of the log.
@@ -469,7 +458,7 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	 * jump going to the trap vector, which only a message can say.
 	 */
 	if (in->kind == NTRACE_K_INDIRECT && fd->prev_load && fd->prev_rd == in->rs1 &&
-	    has_next && next == seq_target(fd->prev_value, in->imm))
+	    has_next && next == ntrace_seq_jump_target(fd->prev_value, in->imm, cfg.xlen))
 		r.flags |= NTRACE_REC_SEQ_INFERABLE;
 	fd->prev_load = in->const_load && r.itype == NTRACE_ITYPE_NONE && !r.flags;
 	fd->prev_rd = in->rd;

@@ -330,6 +330,13 @@ struct ntrace_insn {
 
 /* Classifies the instruction whose low 16 (or 32) bits are insn at pc. */
 void ntrace_isa_decode(uint32_t insn, uint64_t pc, unsigned xlen, struct ntrace_insn *out);
+/*
+ * Where a sequentially inferable jump goes (chapter 9): the constant load's
+ * value (ntrace_insn.target of the LUI/AUIPC) plus the JALR offset, bit 0
+ * cleared, wrapped to XLEN.  One definition for the decoder and the trace
+ * sources that decide what the hart would flag.
+ */
+uint64_t ntrace_seq_jump_target(uint64_t value, int32_t imm, unsigned xlen);
 /* Length from the low 16 bits (2 or 4; 0 for >32-bit encodings). */
 unsigned ntrace_isa_len(uint16_t low);
 bool ntrace_itype_is_call(unsigned itype);

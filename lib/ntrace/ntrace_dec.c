@@ -160,7 +160,7 @@ static bool seq_jump(struct ntrace_decoder *d, const struct ntrace_insn *in, uin
 	if (!d->cfg.trTeInstEnSequentialJump || in->kind != NTRACE_K_INDIRECT ||
 	    !d->seq_valid || d->seq_rd != in->rs1)
 		return false;
-	*next = wrap(d, (d->seq_value + (uint64_t)(int64_t)in->imm) & ~1ull);
+	*next = ntrace_seq_jump_target(d->seq_value, in->imm, d->cfg.xlen);
 	if (!ir)
 		return true;
 	if (in->itype == NTRACE_ITYPE_RETURN || in->itype == NTRACE_ITYPE_COROUTINE_SWAP) {

@@ -160,6 +160,11 @@ static void decode16(uint16_t c, uint64_t pc, unsigned xlen, struct ntrace_insn 
 	}
 }
 
+uint64_t ntrace_seq_jump_target(uint64_t value, int32_t imm, unsigned xlen)
+{
+	return wrap((value + (uint64_t)(int64_t)imm) & ~1ull, xlen);
+}
+
 void ntrace_isa_decode(uint32_t insn, uint64_t pc, unsigned xlen, struct ntrace_insn *out)
 {
 	*out = (struct ntrace_insn){ 0 };
