@@ -203,11 +203,12 @@ void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 {
 	uint64_t bits = set & h->configured;
 
-	if (bits == BIT64(base) && base < h->nr_hw)
-		save_base_hw(h, base);
-	else if (bits == BIT64(base))
-		save_fw_counter(h, base, base, true);
-	else if (!bits)
+	if (bits == BIT64(base)) {
+		if (base < h->nr_hw)
+			save_base_hw(h, base);
+		else
+			save_fw_counter(h, base, base, true);
+	} else if (!bits)
 		snapshot_words(h)[0] = 0;	/* nothing overflowed */
 	else if (!(bits & (bits - 1)))
 		save_counter(h, base, pmu_ctz64(bits), true);
