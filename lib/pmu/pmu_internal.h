@@ -152,4 +152,31 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set);
 
+/* pmu_linux_compat.c: known Linux driver bugs, on the spec's error paths */
+#if PMU_LINUX_COMPAT
+bool pmu_compat_restart_base(const struct pmu_hart *h, unsigned long *base,
+			     unsigned long mask, unsigned long flags);
+bool pmu_compat_snapshot_revive(struct pmu_hart *h);
+void pmu_compat_shmem_disabled(struct pmu_hart *h);
+void pmu_compat_shmem_set(struct pmu_hart *h);
+void pmu_compat_hart_stop(struct pmu_hart *h);
+#else
+static inline bool pmu_compat_restart_base(const struct pmu_hart *h,
+					   unsigned long *base,
+					   unsigned long mask,
+					   unsigned long flags)
+{
+	(void)h, (void)base, (void)mask, (void)flags;
+	return false;
+}
+static inline bool pmu_compat_snapshot_revive(struct pmu_hart *h)
+{
+	(void)h;
+	return false;
+}
+static inline void pmu_compat_shmem_disabled(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_shmem_set(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_hart_stop(struct pmu_hart *h) { (void)h; }
+#endif
+
 #endif

@@ -221,11 +221,15 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	    (start_flags & both) == both)
 		return err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
+	if (rc && pmu_compat_restart_base(h, &counter_idx_base,
+					  counter_idx_mask, start_flags))
+		rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
 		return err(rc);
 	if (set & ~h->configured)
 		return err(SBI_ERR_INVALID_PARAM);	/* no event to count */
-	if (from_snapshot && !h->shmem_enabled)
+	if (from_snapshot && !h->shmem_enabled &&
+	    !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 	if (set & h->started)
 		return err(SBI_ERR_ALREADY_STARTED);
@@ -256,7 +260,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
 		return err(rc);
-	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) && !h->shmem_enabled)
+	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) &&
+	    !h->shmem_enabled && !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 
 	running = set & h->started;

@@ -75,17 +75,19 @@ struct sbiret pmu_sbi_snapshot_set_shmem(struct pmu_hart *h,
 	uint64_t addr;
 	long rc;
 
-	if (!shmem_supported(h))
+	if (!shmem_supported(h) || !PMU_SNAPSHOT)
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	if (flags)
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	if (shmem_phys_lo == SBI_PMU_SHMEM_DISABLE &&
 	    shmem_phys_hi == SBI_PMU_SHMEM_DISABLE) {
+		pmu_compat_shmem_disabled(h);
 		h->shmem_enabled = false;
 		h->shmem_addr = 0;
 		h->shmem = NULL;
 		return sbi_ok(0);
 	}
+	pmu_compat_shmem_set(h);	/* S-mode names a page: its word counts */
 	if (shmem_phys_lo & (SBI_PMU_SNAPSHOT_ALIGN - 1))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
 	rc = shmem_address(shmem_phys_lo, shmem_phys_hi, &addr);
