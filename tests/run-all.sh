@@ -41,7 +41,11 @@ suite_sbi() {
 		make -s -C "$root" O="$out" PLATFORM=$board \
 			"$out/platform/$board/firmware/fw_jump.bin" || status=1
 	done
+	# the strict build: no Linux driver bug absorbed (LINUX_COMPAT=0)
+	make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
