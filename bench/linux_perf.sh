@@ -15,7 +15,10 @@
 # after its work, which the plugin notes with the count at that moment.
 # Each workload runs twice in the same boot, without perf and under perf;
 # the difference of the two windows is what perf cost in M-mode:
-#   per sample:         perf record -e cycles -c 100000 -- work loop N,
+#   per sample:         perf record -e dTLB-load-misses:u -c 10 --
+#                       work load-pages N (one user dTLB miss per page, so
+#                       N / 10 samples: QEMU counts TLB refills exactly,
+#                       where its cycles overflow comes from a host timer),
 #                       divided by the samples perf record reports
 #   per context switch: perf stat --no-inherit -e cycles -- work switch N:
 #                       the counted process and its (uncounted) partner
@@ -34,7 +37,7 @@ out=$(realpath -m "${1:-$root/build}")
 dir=$out/bench/linux-perf
 kdir=$out/linux-6.12
 boots=${BENCH_PERF_BOOTS:-3}
-loop_n=${BENCH_PERF_LOOP:-30000000}
+pages=${BENCH_PERF_PAGES:-20000}
 switch_n=${BENCH_PERF_SWITCHES:-2000}
 anchor=${OPENSBI_ANCHOR:-$root/../shared/anchors/opensbi-1.9/fw_dynamic.bin}
 [[ -f $anchor ]] || anchor=$root/../../shared/anchors/opensbi-1.9/fw_dynamic.bin
@@ -50,8 +53,8 @@ make -s -C "$root" O="$out/fw-nosnap" PMU_SNAPSHOT=0 \
 	"$out/fw-nosnap/platform/generic/firmware/fw_dynamic.bin" || exit 1
 
 cat > "$dir/script" <<EOF
-WORK_MARK=1 work loop $loop_n
-WORK_MARK=1 perf record -N -o /tmp/perf.data -e cycles -c 100000 -- work loop $loop_n
+WORK_MARK=1 work load-pages $pages
+WORK_MARK=1 perf record -N -o /tmp/perf.data -e dTLB-load-misses:u -c 10 -- work load-pages $pages
 WORK_MARK=1 work switch $switch_n
 WORK_MARK=1 perf stat --no-inherit -e cycles -- work switch $switch_n
 EOF
@@ -111,5 +114,5 @@ done
 ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a != "" && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
 echo "| Linux 6.12 perf session, M-mode instructions | Tally (snapshot) | Tally, PMU_SNAPSHOT=0 | OpenSBI 1.9 | Tally / OpenSBI 1.9 |"
 echo "|---|---|---|---|---|"
-echo "| per sample (\`perf record -e cycles -c 100000\`, median of $boots boots; samples: ${nsamples[tally]:-?}, ${nsamples[tally-nosnap]:-?}, ${nsamples[opensbi-1.9]:-?}) | ${per_sample[tally]:-n/a} | ${per_sample[tally-nosnap]:-n/a} | ${per_sample[opensbi-1.9]:-n/a} | $(ratio "${per_sample[tally]:-}" "${per_sample[opensbi-1.9]:-}") |"
+echo "| per sample (\`perf record -e dTLB-load-misses:u -c 10\` of $pages page loads, median of $boots boots; samples: ${nsamples[tally]:-?}, ${nsamples[tally-nosnap]:-?}, ${nsamples[opensbi-1.9]:-?}) | ${per_sample[tally]:-n/a} | ${per_sample[tally-nosnap]:-n/a} | ${per_sample[opensbi-1.9]:-n/a} | $(ratio "${per_sample[tally]:-}" "${per_sample[opensbi-1.9]:-}") |"
 echo "| per context switch of a counted task (\`perf stat --no-inherit -e cycles\`, $switch_n out and in) | ${per_switch[tally]:-n/a} | ${per_switch[tally-nosnap]:-n/a} | ${per_switch[opensbi-1.9]:-n/a} | $(ratio "${per_switch[tally]:-}" "${per_switch[opensbi-1.9]:-}") |"

@@ -52,7 +52,9 @@ const unsigned int pmu_linux_compat_count =
  * Signature: base exactly XLEN * XLEN, flags exactly INIT_SNAPSHOT, and
  * the mask read from base 0 names configured, stopped hardware counters
  * only (what used_hw_ctrs is after the handler's stop).  Anything else
- * keeps INVALID_PARAM.
+ * keeps INVALID_PARAM.  On true *base is 0 and the mask, as a set from
+ * base 0, is a valid one (every bit a hardware counter): counter_start
+ * need not check it again.
  */
 #define LINUX_RESTART_BASE	((unsigned long)(sizeof(long) * CHAR_BIT) * \
 				 (sizeof(long) * CHAR_BIT))

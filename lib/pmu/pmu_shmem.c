@@ -159,23 +159,23 @@ save_counter(const struct pmu_hart *h, unsigned long base, unsigned long idx,
 }
 
 /*
- * save_counter() for the set (idx, mask 1) of a hardware counter, the way
- * Linux stops its counters: the bitmap is bit 0 and the value goes to
- * counter_values[0].  Four values live across the hook calls instead of
- * six, which saves the stack traffic of two registers on the hottest
- * TAKE_SNAPSHOT.
+ * save_counter() for a set whose only configured counter is hardware
+ * counter idx, the way Linux stops: (idx, mask 1) when it stops one event,
+ * (0, used) in its overflow handler.  The bitmap is bit idx - base, the
+ * value goes to counter_values[idx - base].  Only h, off and idx live
+ * across the hook calls (the rest is loaded again), which keeps the stack
+ * traffic of the hottest TAKE_SNAPSHOT small.
  */
-static __attribute__((noinline)) void save_base_hw(const struct pmu_hart *h,
-						   unsigned int idx)
+static __attribute__((noinline)) void save_one_hw(const struct pmu_hart *h,
+						  unsigned int off,
+						  unsigned int idx)
 {
-	volatile uint64_t *words = snapshot_words(h);
-	const struct pmu_hart_ops *ops = h->ops;
-	void *ctx = h->ops_ctx;
 	uint64_t of = (pmu_hw_of_armed(h) & BIT64(idx)) &&
-		      (ops->event_read(ctx, idx) & MHPMEVENT_OF);
+		      (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF);
 
-	words[0] = le64(of);
-	words[1] = le64(ops->counter_read(ctx, idx));
+	snapshot_words(h)[0] = le64(of << off);
+	snapshot_words(h)[1 + off] =
+		le64(h->ops->counter_read(h->ops_ctx, idx));
 }
 
 /*
@@ -197,25 +197,29 @@ save_many(const struct pmu_hart *h, unsigned long base, uint64_t bits)
 }
 
 /*
- * Linux stops its counters one by one, as (idx, mask 1): that case has no
- * loop and no bit scan (the counter is base).
+ * Linux stops its counters one by one, as (idx, mask 1), and in its
+ * overflow handler as (0, used), mostly one counter: a set of one
+ * configured counter has no loop, and no bit scan when it is base.
  */
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set)
 {
 	uint64_t bits = set & h->configured;
+	unsigned int idx;
 
-	if (bits == BIT64(base)) {
-		if (base < h->nr_hw)
-			save_base_hw(h, base);
-		else
-			save_fw_counter(h, base, base, true);
-	} else if (!bits)
+	if (!bits) {
 		snapshot_words(h)[0] = 0;	/* nothing overflowed */
-	else if (!(bits & (bits - 1)))
-		save_counter(h, base, pmu_ctz64(bits), true);
-	else
+		return;
+	}
+	if (bits & (bits - 1)) {
 		save_many(h, base, bits);
+		return;
+	}
+	idx = bits == BIT64(base) ? (unsigned int)base : pmu_ctz64(bits);
+	if (idx < h->nr_hw)
+		save_one_hw(h, idx - (unsigned int)base, idx);
+	else
+		save_fw_counter(h, base, idx, true);
 }
 
 /* ---- FID 8 -------------------------------------------------------------- */
