@@ -159,9 +159,28 @@ save_counter(const struct pmu_hart *h, unsigned long base, unsigned long idx,
 }
 
 /*
+ * save_one_hw() for the set (idx, mask 1), the way Linux stops one event
+ * (twice per context switch): bit 0, counter_values[0].  Four values live
+ * across the hook calls and nothing is shifted: TAKE_SNAPSHOT of (idx, 1)
+ * takes 230 instructions, 237 through save_one_hw(h, 0, idx).
+ */
+static __attribute__((noinline)) void save_base_hw(const struct pmu_hart *h,
+						   unsigned int idx)
+{
+	volatile uint64_t *words = snapshot_words(h);
+	const struct pmu_hart_ops *ops = h->ops;
+	void *ctx = h->ops_ctx;
+	uint64_t of = (pmu_hw_of_armed(h) & BIT64(idx)) &&
+		      (ops->event_read(ctx, idx) & MHPMEVENT_OF);
+
+	words[0] = le64(of);
+	words[1] = le64(ops->counter_read(ctx, idx));
+}
+
+/*
  * save_counter() for a set whose only configured counter is hardware
- * counter idx, the way Linux stops: (idx, mask 1) when it stops one event,
- * (0, used) in its overflow handler.  The bitmap is bit idx - base, the
+ * counter idx, not base: (0, used) in Linux's overflow handler.  The
+ * bitmap is bit idx - base, the
  * value goes to counter_values[idx - base].  Only h, off and idx live
  * across the hook calls (the rest is loaded again), which keeps the stack
  * traffic of the hottest TAKE_SNAPSHOT small.
@@ -207,6 +226,10 @@ void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 	uint64_t bits = set & h->configured;
 	unsigned int idx;
 
+	if (bits == BIT64(base) && base < h->nr_hw) {
+		save_base_hw(h, (unsigned int)base);	/* (idx, mask 1) */
+		return;
+	}
 	if (!bits) {
 		snapshot_words(h)[0] = 0;	/* nothing overflowed */
 		return;
