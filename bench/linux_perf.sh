@@ -85,12 +85,11 @@ boot() {
 		-append "console=ttyS0 tally.script $throttle_off" < /dev/null > "$2.log" 2>&1
 }
 
-# costs <log stem> <column>: "<per sample> <per switch> <fewest samples of
-# a run>" of one boot, or nothing; column 3 of the MARK lines counts M-mode
-# instructions, column 4 all instructions (every mode, every hart).
+# costs <log stem>: "<per sample> <per switch> <fewest samples of a run>"
+# of one boot, or nothing.
 costs() {
 	local m samples
-	mapfile -t m < <(awk -v c="$2" '$1 == "MARK" { print $c }' "$1.marks")
+	mapfile -t m < <(awk '$1 == "MARK" { print $3 }' "$1.marks")
 	mapfile -t samples < <(grep -aoE 'wrote [0-9.]+ MB /tmp/perf.data \(([0-9]+) samples\)' \
 		"$1.log" | grep -oE '\(([0-9]+)' | tr -d '(')
 	((${#m[@]} == 8 * reps && ${#samples[@]} == reps)) || return
@@ -126,7 +125,7 @@ costs() {
 	}'
 }
 
-declare -A per_sample per_switch nsamples all_sample all_switch
+declare -A per_sample per_switch nsamples
 names=(tally tally-nosnap opensbi-1.9)
 fws=("$out/platform/generic/firmware/fw_dynamic.bin"
      "$out/fw-nosnap/platform/generic/firmware/fw_dynamic.bin" "$anchor")
@@ -137,13 +136,12 @@ for i in 0 1 2; do
 		continue
 	fi
 	boot "$fw" "$dir/$name"
-	if ! read -r cs cw ns < <(costs "$dir/$name" 3) ||
-		! read -r as aw ns < <(costs "$dir/$name" 4); then
+	if ! read -r cs cw ns < <(costs "$dir/$name"); then
 		echo "linux-perf: $name: no result (see $dir/$name.log)" >&2
 		continue
 	fi
-	((cs >= 0)) && per_sample[$name]=$cs all_sample[$name]=$as
-	per_switch[$name]=$cw nsamples[$name]=$ns all_switch[$name]=$aw
+	((cs >= 0)) && per_sample[$name]=$cs
+	per_switch[$name]=$cw nsamples[$name]=$ns
 done
 
 ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a != "" && b > 0) printf "%.2fx", a / b; else printf "n/a" }'; }
@@ -151,5 +149,3 @@ echo "| Linux 6.12 perf session, M-mode instructions | Tally (snapshot) | Tally,
 echo "|---|---|---|---|---|"
 echo "| per sample (\`perf record -e dTLB-load-misses:u -c 10\` of $pages page loads: $((pages / 10)) samples; median of $reps runs; fewest samples a run got: ${nsamples[tally]:-?}, ${nsamples[tally-nosnap]:-?}, ${nsamples[opensbi-1.9]:-?}) | ${per_sample[tally]:-n/a} | ${per_sample[tally-nosnap]:-n/a} | ${per_sample[opensbi-1.9]:-n/a} | $(ratio "${per_sample[tally]:-}" "${per_sample[opensbi-1.9]:-}") |"
 echo "| per context switch of a counted task (\`perf stat --no-inherit -e cycles\` of $switch_n turns out and in, median of $reps runs) | ${per_switch[tally]:-n/a} | ${per_switch[tally-nosnap]:-n/a} | ${per_switch[opensbi-1.9]:-n/a} | $(ratio "${per_switch[tally]:-}" "${per_switch[opensbi-1.9]:-}") |"
-echo "| all instructions (every mode, every hart) per sample, as above | ${all_sample[tally]:-n/a} | ${all_sample[tally-nosnap]:-n/a} | ${all_sample[opensbi-1.9]:-n/a} | $(ratio "${all_sample[tally]:-}" "${all_sample[opensbi-1.9]:-}") |"
-echo "| all instructions per context switch, as above | ${all_switch[tally]:-n/a} | ${all_switch[tally-nosnap]:-n/a} | ${all_switch[opensbi-1.9]:-n/a} | $(ratio "${all_switch[tally]:-}" "${all_switch[opensbi-1.9]:-}") |"

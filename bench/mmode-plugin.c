@@ -6,15 +6,14 @@
  * closes the firmware region to S/U-mode, and M-mode runs with physical
  * addresses, so these are exactly the M-mode instructions after the reset
  * ROM.  QEMU's generated code adds one to the counter per such instruction
- * (an inline operation, no callback): exact, and cheap.  It also counts
- * every instruction (all modes, all harts), for the machine's total.
+ * (an inline operation, no callback): exact, and cheap.
  *
  * Markers: a guest program executing the HINT instructions
  *	slti x0, x0, 0x7a1	(0x7a102013, begin)
  *	slti x0, x0, 0x7a2	(0x7a202013, end)
  * (no-ops on every hart; tests/linux/workload.c with WORK_MARK=1) makes the
- * plugin write "MARK B|E <M-mode count> <total count>" to the out= file,
- * so the instructions of a window are the difference of two lines.
+ * plugin write "MARK B|E <count>" to the out= file, so the M-mode
+ * instructions of a window are the difference of two lines.
  *
  * The counter is one shared variable: run QEMU with
  * -accel tcg,thread=single (all harts on one host thread, round-robin),
@@ -66,14 +65,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 static uint64_t lo, hi;
 static uint64_t mmode_insns;	/* added to by QEMU's generated code */
-static uint64_t all_insns;	/* likewise, every instruction */
 static FILE *out;
 
 static void mark(unsigned int vcpu, void *which)
 {
 	(void)vcpu;
-	fprintf(out, "MARK %c %llu %llu\n", which == (void *)1 ? 'B' : 'E',
-		(unsigned long long)mmode_insns, (unsigned long long)all_insns);
+	fprintf(out, "MARK %c %llu\n", which == (void *)1 ? 'B' : 'E',
+		(unsigned long long)mmode_insns);
 	fflush(out);
 }
 
@@ -87,8 +85,6 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
 		uint32_t word = 0;
 
-		qemu_plugin_register_vcpu_insn_exec_inline(
-			insn, QEMU_PLUGIN_INLINE_ADD_U64, &all_insns, 1);
 		if (pc >= lo && pc < hi) {
 			qemu_plugin_register_vcpu_insn_exec_inline(
 				insn, QEMU_PLUGIN_INLINE_ADD_U64, &mmode_insns, 1);
@@ -107,8 +103,7 @@ static void translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
 	(void)id, (void)p;
-	fprintf(out, "TOTAL %llu %llu\n", (unsigned long long)mmode_insns,
-		(unsigned long long)all_insns);
+	fprintf(out, "TOTAL %llu\n", (unsigned long long)mmode_insns);
 	fclose(out);
 }
 
