@@ -12,6 +12,9 @@
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
 # TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails).
+# LINUX_COMPAT=0: no accommodation of known Linux driver bugs, the strict SBI
+# spec (lib/pmu/pmu_linux_compat.c, docs/perf.md); PMU_SNAPSHOT=0: no PMU
+# snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks).
 
 PLATFORM	?= generic
 O		?= build
@@ -28,6 +31,8 @@ endif
 # image 4 MiB aligned, hence the payload addresses (as OpenSBI's).
 XLEN		?= 64
 TALLY_MAX_HARTS	?= 32
+LINUX_COMPAT	?= 1
+PMU_SNAPSHOT	?= 1
 FW_TEXT_START	?= 0x80000000
 ifeq ($(XLEN),32)
 FW_JUMP_ADDR	?= 0x80400000
@@ -72,6 +77,7 @@ endif
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
+		   -DPMU_LINUX_COMPAT=$(LINUX_COMPAT) -DPMU_SNAPSHOT=$(PMU_SNAPSHOT) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 # No firmware C code uses t3-t6, so the ecall path of the trap entry
 # (firmware/fw_base.S) need not save and restore them: 8 instructions a call.

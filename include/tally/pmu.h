@@ -195,8 +195,35 @@ struct pmu_hart {
 	bool shmem_enabled;
 	uint64_t shmem_addr;	/* the snapshot page, as S-mode gave it */
 	void *shmem;		/* ... and as shmem_map gave it */
+	/*
+	 * Linux compatibility (pmu_linux_compat.c): the snapshot page S-mode
+	 * disabled on its way to an HSM stop.  Kept across HSM stop/start.
+	 */
+	uint64_t compat_page;
+	uint8_t compat_page_state;
 	struct pmu_counter counter[PMU_COUNTERS_MAX];
 };
+
+/*
+ * Linux compatibility (lib/pmu/pmu_linux_compat.c): the known bugs of
+ * Linux's SBI PMU driver that the library absorbs, each recognised by the
+ * exact call the affected kernels make and only where the spec would
+ * refuse it.  On unless built with PMU_LINUX_COMPAT=0 (the strict spec).
+ * pmu_linux_compat[] names them for the boot banner.
+ */
+/* PMU_SNAPSHOT=0: no snapshot (FID 7 answers NOT_SUPPORTED), for comparisons. */
+#ifndef PMU_SNAPSHOT
+#define PMU_SNAPSHOT		1
+#endif
+#ifndef PMU_LINUX_COMPAT
+#define PMU_LINUX_COMPAT	1
+#endif
+struct pmu_linux_compat_info {
+	const char *what;	/* what the firmware accepts */
+	const char *kernels;	/* the kernels that need it */
+};
+extern const struct pmu_linux_compat_info pmu_linux_compat[];
+extern const unsigned int pmu_linux_compat_count;
 
 /* Hart lifecycle */
 long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg);

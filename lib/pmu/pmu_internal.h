@@ -124,6 +124,7 @@ void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
 		      uint64_t selector, unsigned long cfg_flags);
 void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
+void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
 
@@ -141,6 +142,7 @@ void pmu_hw_reprogram(struct pmu_hart *h);
 /* pmu_counter.c: logical counter state shared by the calls */
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
 void pmu_counters_start(struct pmu_hart *h, uint64_t set);
+void pmu_counter_start(struct pmu_hart *h, unsigned int idx);
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set);
 void pmu_counter_release(struct pmu_hart *h, unsigned long idx);
 void pmu_counters_release(struct pmu_hart *h, unsigned long base, uint64_t set);
@@ -151,5 +153,32 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
 			    unsigned int idx);
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set);
+
+/* pmu_linux_compat.c: known Linux driver bugs, on the spec's error paths */
+#if PMU_LINUX_COMPAT
+bool pmu_compat_restart_base(const struct pmu_hart *h, unsigned long *base,
+			     unsigned long mask, unsigned long flags);
+bool pmu_compat_snapshot_revive(struct pmu_hart *h);
+void pmu_compat_shmem_disabled(struct pmu_hart *h);
+void pmu_compat_shmem_set(struct pmu_hart *h);
+void pmu_compat_hart_stop(struct pmu_hart *h);
+#else
+static inline bool pmu_compat_restart_base(const struct pmu_hart *h,
+					   unsigned long *base,
+					   unsigned long mask,
+					   unsigned long flags)
+{
+	(void)h, (void)base, (void)mask, (void)flags;
+	return false;
+}
+static inline bool pmu_compat_snapshot_revive(struct pmu_hart *h)
+{
+	(void)h;
+	return false;
+}
+static inline void pmu_compat_shmem_disabled(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_shmem_set(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_hart_stop(struct pmu_hart *h) { (void)h; }
+#endif
 
 #endif

@@ -7,6 +7,7 @@
 # Linux powers off through SBI SRST.
 #
 # Usage: tests/linux/boot-test.sh <builddir> FW_DYNAMIC_BIN FW_JUMP_BIN [FW_PAYLOAD_BIN]
+#        (FW_JUMP_BIN "-": no fw_jump run)
 #
 # The runs (init.c picks its checks from tally.perf= on the command line):
 #   fw_dynamic         -smp 4, sscofpmf, sstc=false  tally.perf=full: every
@@ -22,7 +23,8 @@
 # again with -initrd, to exercise that path too); fw_payload carries it.
 #
 # The kernel version (6.1, 6.12) comes from the linux-source-<kver> tree in
-# <builddir> and names every check: "linux-6.12/fw_dynamic: ...".
+# <builddir> and names every check: "linux-6.12/fw_dynamic: ..."
+# (TALLY_LINUX_TAG replaces "linux-6.12", e.g. for another build of it).
 #
 # Then the fw_dynamic runs again on reference firmware for comparison:
 # Debian's OpenSBI 1.1 and, where present, the OpenSBI 1.9 anchor
@@ -153,7 +155,7 @@ check_log() {
 # boot_one RUN FLAVOUR FIRMWARE SMP CPU APPEND [QEMU ARGS...]
 boot_one() {
 	local run=$1 flavour=$2 fw=$3 smp=$4 cpu=$5 extra=$6 before=$failures
-	local name="linux-$kver/$run" log=$logdir/boot-${reference:+$reference-}$run.log
+	local name="$tag/$run" log=$logdir/boot-${reference:+$reference-}$run.log
 	shift 6
 
 	if [[ ! -f $fw ]]; then
@@ -202,6 +204,7 @@ main() {
 	src=$(compgen -G "$build/linux-source-*" | head -n 1) || true
 	kver=${src##*/linux-source-}
 	[[ -n $kver ]] || kver=unknown
+	tag=${TALLY_LINUX_TAG:-linux-$kver}
 	if [[ ! -f $build/Image || ! -f $build/initramfs.cpio ]]; then
 		fail "linux-$kver: kernel built" "no Image/initramfs.cpio in $build: run tests/linux/build.sh --kver $kver $1"
 		exit 1
@@ -209,8 +212,10 @@ main() {
 	command -v "$qemu" > /dev/null || { fail "linux: qemu present" "$qemu not found"; exit 1; }
 
 	boot_dynamic "$2"
-	boot_one fw_jump fw_jump "$3" 4 rv64,sscofpmf=true,pmu-num=29 \
-		"tally.perf=count tally.pmu_num=29"
+	if [[ $3 != - ]]; then
+		boot_one fw_jump fw_jump "$3" 4 rv64,sscofpmf=true,pmu-num=29 \
+			"tally.perf=count tally.pmu_num=29"
+	fi
 	if (($# == 4)); then
 		boot_one fw_payload fw_payload "$4" 4 rv64,sscofpmf=true ""
 	fi

@@ -6,7 +6,8 @@
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
 # static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
-# then the hostile runs (bootargs "hostile", below); last, the full run of
+# then the hostile runs (bootargs "hostile", below); the strict build's PMU
+# run (STRICT_FW, bootargs "strict"); last, the full run of
 # every image on the other boards (QEMU sifive_u and spike).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
@@ -142,6 +143,22 @@ dbtr-sscofpmf rv64,sscofpmf=true dbtr
 fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
+
+# The strict build (STRICT_FW: make LINUX_COMPAT=0, no Linux driver bug
+# absorbed): the PMU run with bootargs "strict", whose Linux-compatibility
+# checks then expect the spec's errors; its banner says so.
+if [[ -n ${STRICT_FW:-} ]]; then
+	name=${tag}pmu-strict
+	log="$logdir/$name.log"
+	run "$log" "$STRICT_FW" "pmu strict pmu-num=16" rv64,sscofpmf=true
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends pmu-strict "$log"
+	if grep -q "^PMU Linux compat : none, strict SBI spec" "$log"; then
+		pass "$name: the banner says the strict build absorbs no Linux bug"
+	else
+		fail "$name: no \"PMU Linux compat : none\" line in the banner (see $log)"
+	fi
+fi
 
 # Probe runs (bootargs "probe"): <name> <cpu> <harts> <extensions the
 # banner must not list>. Every extension the payload finds with

@@ -95,6 +95,7 @@ void test_map_builder(void);
 void test_map_direct(void);
 void test_map_raw_in_order(void);
 void test_linux_flow(void);
+void test_linux_compat(void);
 void test_probe(void);
 
 #endif
