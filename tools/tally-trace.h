@@ -1,10 +1,133 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* tally-trace: shared declarations of the host tool's files. */
+/*
+ * tally-trace: what the host tool's files share.
+ *
+ *   tally-trace.c          main, options, small helpers
+ *   tally-trace-cfg.c      the side file T.ntr.cfg (trace controls by name)
+ *   tally-trace-encode.c   the ingress port from execution logs; encode
+ *   tally-trace-record.c   record: QEMU under a FIFO, the plugin stream, harts
+ *   tally-trace-dump.c     dump
+ *   tally-trace-decode.c   decode (and the decoding that stats/profile share)
+ *   tally-trace-stats.c    stats
+ *   tally-trace-profile.c  profile (functions, SBI calls)
+ *   tally-trace-flame.c    the profile's flame graph (SVG)
+ *   tally-trace-image.c    the code: ELF files, raw binaries, captured words
+ */
 #ifndef TALLY_TRACE_TOOL_H
 #define TALLY_TRACE_TOOL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <tally/ntrace.h>
+
+/* ---- tally-trace.c: options and helpers ---------------------------------- */
+
+/* The trace controls in use: defaults, then the side file, then options. */
+extern struct ntrace_config trace_cfg;
+
+struct opts {
+	const char *out, *addresses, *svg, *cfgfile, *code, *input;
+	const char *plugin;	/* record: the TCG plugin trace source */
+	bool symbols, quiet, bench;
+	uint64_t max_instructions;
+	uint64_t stop_at;	/* record --plugin: stop at this address's first execution */
+	bool has_stop_at;
+	int src;		/* decode: only messages with this SRC (-1: all) */
+	char **qemu;
+	int nelf;
+};
+
+void usage(void);
+double now_s(void);
+uint8_t *read_file(const char *path, size_t *len);
+
+/* A growing byte buffer: the encoder's sink. */
+struct obuf {
+	uint8_t *b;
+	size_t n, cap;
+};
+void obuf_sink(void *ctx, const uint8_t *bytes, size_t n);
+
+/* ---- tally-trace-cfg.c: the side file ------------------------------------ */
+
+int save_cfg(const char *path);
+void load_cfg(const char *path);
+
+/* ---- tally-trace-encode.c: executed instructions to ingress records ------ */
+
+struct feeder {
+	struct ntrace_encoder enc;
+	struct obuf out;
+	FILE *addresses;
+	uint64_t q_pc[3];
+	uint8_t q_priv[3];
+	const struct ntrace_insn *q_in[3];	/* the instruction, if the source knows it */
+	int qn;
+	uint64_t executed, unknown_code, traps, restarted;
+	/* the last retired instruction was a constant load (LUI, C.LUI, AUIPC)
+	 * with no trap after it: a jump through its rd is sequentially inferable */
+	bool prev_load;
+	uint8_t prev_rd;
+	uint64_t prev_value;	/* the constant load's value (rd's) */
+	bool stopped;		/* record ended the run (--max-instructions, --stop-at) */
+	bool replay_code;	/* encode with --code: apply its changes in order */
+	/* --bench: records kept, encoded afterwards on their own clock */
+	struct ntrace_ingress *recs;
+	size_t nrecs, caprecs;
+};
+
+void feeder_init(struct feeder *fd, const struct opts *o);
+/* One executed instruction; in: its classification if known (else the image's) */
+void feed_insn(struct feeder *fd, uint64_t pc, uint8_t priv, const struct ntrace_insn *in);
+void feed(struct feeder *fd, uint64_t pc, uint8_t priv);
+/* The last instructions, then ProgTraceCorrelation. */
+void feed_end(struct feeder *fd);
+/* Ends the trace and writes T.ntr, T.ntr.cfg, T.ntr.code. */
+int feeder_finish(struct feeder *fd, const struct opts *o, double secs);
+/* Feeds every line of a log (up to max instructions, 0: all). */
+int read_log(struct feeder *fd, FILE *in, uint64_t max);
+
+/* ---- tally-trace-decode.c: decoding a stream file ------------------------ */
+
+struct profile;
+
+struct decode_ctx {
+	FILE *out;
+	bool symbols;
+	const char *last_name;
+	uint64_t count;		/* instructions executed so far */
+	bool words_pending;
+	uint64_t next_change;	/* index of the next captured code change */
+	int priv, prev_priv;	/* from Ownership messages; -1 unknown */
+	/* profile: every executed instruction goes here instead of out */
+	struct profile *profile;
+};
+
+int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decoder *d,
+		size_t *bytes, double *secs);
+
+/* ---- tally-trace-profile.c ------------------------------------------------ */
+
+void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name);
+
+/* ---- tally-trace-flame.c: flame graph ------------------------------------- */
+
+struct flame;
+struct flame *flame_new(void);
+void flame_add(struct flame *fl, const char *const *stack, int depth, uint64_t n);
+int flame_write(struct flame *fl, const char *path, const char *title);
+void flame_free(struct flame *fl);
+
+/* ---- subcommands ------------------------------------------------------------ */
+
+int cmd_record(struct opts *o);
+int cmd_encode(struct opts *o);
+int cmd_dump(struct opts *o);
+int cmd_decode(struct opts *o);
+int cmd_stats(struct opts *o);
+int cmd_profile(struct opts *o);
+
+/* ---- tally-trace-image.c: the code ---------------------------------------- */
 
 extern unsigned image_xlen;
 int image_load_elf(const char *path);
