@@ -73,26 +73,9 @@ int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decode
 	d->range = image_range;
 	c->words_pending = image_words_pending();
 	c->next_change = image_next_change();
+	d->src = o->src;	/* one hart's messages out of a stream of several (SRC) */
 	t0 = now_s();
-	if (o->src >= 0 && ntrace_src_bits(&trace_cfg)) {
-		/* one hart's messages out of a stream of several (SRC) */
-		struct ntrace_parser p;
-		struct ntrace_msg m;
-		int rc;
-
-		ntrace_parser_init(&p, &trace_cfg, buf, len);
-		while ((rc = ntrace_parse_next(&p, &m)) != NTRACE_END) {
-			if (rc < 0) {
-				d->errors++;
-				d->synced = false;
-				event_cb(c, NULL, rc);
-			} else if (m.src == (unsigned)o->src) {
-				ntrace_dec_msg(d, &m);
-			}
-		}
-	} else {
-		ntrace_dec_buffer(d, buf, len);
-	}
+	ntrace_dec_buffer(d, buf, len);
 	*secs = now_s() - t0;
 	*bytes = len;
 	free(buf);

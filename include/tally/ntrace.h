@@ -181,6 +181,24 @@ enum ntrace_error {
 const char *ntrace_strerror(int err);
 const char *ntrace_tcode_name(unsigned tcode);
 
+/*
+ * Where and why a stream failed, as the parser and the decoder report it:
+ * the byte offset, the message's number, the field at fault and its value.
+ */
+struct ntrace_fault {
+	int err;		/* NTRACE_E_* (NTRACE_OK: none yet) */
+	uint64_t offset;	/* byte offset in the stream (of the byte at fault
+				   for a framing error, else of the message) */
+	uint64_t msg;		/* message number in the stream, from 1 (0: not
+				   from a stream: ntrace_dec_msg called alone) */
+	int tcode;		/* the message's TCODE, -1 if unknown */
+	const char *field;	/* the field at fault as the spec names it ("I-CNT",
+				   "HIST", "MSEO"...), NULL if no single field */
+	uint64_t value;		/* the field's value (or what err says it is) */
+	bool has_pc;		/* decoder: pc is where the walk stopped */
+	uint64_t pc;
+};
+
 /* --- Message encoding and parsing ------------------------------------------ */
 /* Encodes m (fields of m->tcode) into out; returns the byte count, or a
  * negative NTRACE_E_* code (nothing useful written). */
@@ -195,6 +213,7 @@ struct ntrace_parser {
 	size_t msg_start;	/* offset of the last message (or error) */
 	size_t msg_len;
 	uint64_t messages, errors, idle_bytes;
+	struct ntrace_fault fault;	/* the last error (msg = messages + errors) */
 };
 void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_config *cfg,
 			const uint8_t *buf, size_t len);
@@ -393,6 +412,13 @@ struct ntrace_decoder {
 	/* statistics */
 	uint64_t instructions, messages, errors;
 	int last_error;
+	/* error surface */
+	int src;		/* only messages with this SRC are decoded (-1, the
+				   default: all); set after ntrace_dec_init */
+	uint64_t msg_offset;	/* the message being decoded: its byte offset */
+	uint64_t msg_number;	/* and number, from 1 (set by ntrace_dec_buffer) */
+	struct ntrace_fault fault;	/* the last error, complete when the event
+					   callback sees it */
 };
 
 int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
@@ -401,7 +427,8 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
 /* Processes one parsed message; returns NTRACE_OK or a negative error (the
  * decoder then waits for the next synchronizing message). */
 int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m);
-/* Parses and decodes a whole buffer; returns the number of errors. */
+/* Parses and decodes a whole buffer (the messages of d->src only, when it
+ * is set and the stream has a SRC field); returns the number of errors. */
 uint64_t ntrace_dec_buffer(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 #endif

@@ -386,8 +386,22 @@ static int get_var(struct reader *r, uint64_t *v, unsigned *bits)
 	return NTRACE_OK;
 }
 
-int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
-		     struct ntrace_msg *m)
+static const char *field_name(unsigned fld, unsigned tcode);
+
+/* A parse error in field (NULL: none in particular) with value v. */
+static int parse_fault(struct ntrace_fault *f, int err, const char *field, uint64_t v)
+{
+	if (f) {
+		f->err = err;
+		f->field = field;
+		f->value = v;
+	}
+	return err;
+}
+
+/* Parses one message; on error, *f (if given) names the field at fault. */
+static int parse_msg(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
+		     struct ntrace_msg *m, struct ntrace_fault *f)
 {
 	struct reader r = { .b = bytes, .n = n };
 	unsigned srcb = ntrace_src_bits(cfg);
@@ -396,54 +410,64 @@ int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size
 	int err;
 
 	*m = (struct ntrace_msg){ 0 };
+	if (f)
+		f->tcode = -1;
 	if (n == 0)
-		return NTRACE_E_LAYOUT;
+		return parse_fault(f, NTRACE_E_LAYOUT, "TCODE", 0);
 	if (n > NTRACE_MAX_MSG_BYTES)
-		return NTRACE_E_TOO_LONG;
+		return parse_fault(f, NTRACE_E_TOO_LONG, 0, n);
 	err = get_bits(&r, 6, &v);
 	if (err)
-		return err;
+		return parse_fault(f, err, "TCODE", v);
 	m->tcode = (uint8_t)v;
+	if (f)
+		f->tcode = m->tcode;
 	lay = layout_of(m->tcode);
 	if (!lay)
-		return NTRACE_E_TCODE;
+		return parse_fault(f, NTRACE_E_TCODE, "TCODE", v);
 	if (srcb) {
 		err = get_bits(&r, srcb, &v);
 		if (err)
-			return err;
+			return parse_fault(f, err, "SRC", v);
 		m->src = (uint16_t)v;
 	}
 	for (; *lay != F_END; lay++) {
-		unsigned f = *lay, bits;
+		unsigned fl = *lay, bits;
 
-		if (f < V_PROCESS) {
-			err = get_bits(&r, fixed_width(f), &v);
+		if (fl < V_PROCESS) {
+			err = get_bits(&r, fixed_width(fl), &v);
 			if (err)
-				return err;
-			*fixed_slot(m, f) = (uint8_t)v;
+				return parse_fault(f, err, field_name(fl, m->tcode), v);
+			*fixed_slot(m, fl) = (uint8_t)v;
 			continue;
 		}
-		if (!field_present(m, f))
+		if (!field_present(m, fl))
 			continue;
 		err = get_var(&r, &v, &bits);
 		if (err)
-			return err;
-		if ((f == V_FADDR || f == V_UADDR) && cfg->trTeInstExtendAddrMSB &&
+			return parse_fault(f, err, field_name(fl, m->tcode), v);
+		if ((fl == V_FADDR || fl == V_UADDR) && cfg->trTeInstExtendAddrMSB &&
 		    bits < cfg->xlen - 1u && (v >> (bits - 1)) & 1)
 			v = (v | ~low_mask(bits)) & low_mask(cfg->xlen - 1u);
-		*var_slot(m, f) = v;
+		*var_slot(m, fl) = v;
 	}
 	if (r.i < n) {
 		unsigned bits;
 
 		err = get_var(&r, &m->tstamp, &bits);
 		if (err)
-			return err;
+			return parse_fault(f, err, "TSTAMP", m->tstamp);
 		m->has_tstamp = true;
 	}
-	if (r.i != n)
-		return NTRACE_E_LAYOUT;
+	if (r.i != n)	/* more fields than the TCODE has: the bytes left */
+		return parse_fault(f, NTRACE_E_LAYOUT, 0, n - r.i);
 	return NTRACE_OK;
+}
+
+int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
+		     struct ntrace_msg *m)
+{
+	return parse_msg(cfg, bytes, n, m, 0);
 }
 
 /* ---- stream framing ------------------------------------------------------- */
@@ -452,6 +476,21 @@ void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_config *cfg
 			const uint8_t *buf, size_t len)
 {
 	*p = (struct ntrace_parser){ .cfg = cfg, .buf = buf, .len = len };
+}
+
+/*
+ * A framing or message error: counted, and described in p->fault (at the
+ * byte at fault, or the message start when at is NULL).
+ */
+static int stream_fault(struct ntrace_parser *p, int err, const size_t *at, const char *field,
+			uint64_t v)
+{
+	p->errors++;
+	p->fault = (struct ntrace_fault){
+		.err = err, .offset = at ? *at : p->msg_start, .msg = p->messages + p->errors,
+		.tcode = -1, .field = field, .value = v,
+	};
+	return err;
 }
 
 /* After an error: continue after the next byte that ends a message. */
@@ -480,43 +519,44 @@ int ntrace_parse_next(struct ntrace_parser *p, struct ntrace_msg *m)
 	/* the first byte of a message has MSEO=00 (11-01 and 11-11 with data
 	 * are reserved/corrupt, 10 is reserved) */
 	if ((p->buf[start] & 3) != NTRACE_MSEO_NORMAL) {
-		p->errors++;
+		unsigned mseo = p->buf[start] & 3;
+
 		p->msg_len = 1;
-		if ((p->buf[start] & 3) == NTRACE_MSEO_END_MSG)
+		if (mseo == NTRACE_MSEO_END_MSG)
 			p->pos = start + 1;
 		else
 			resync(p, start);
-		return NTRACE_E_MSEO;
+		return stream_fault(p, NTRACE_E_MSEO, &start, "MSEO", mseo);
 	}
 	for (j = start; j < p->len; j++) {
 		unsigned mseo = p->buf[j] & 3;
 
 		if (mseo == NTRACE_MSEO_RESERVED) {
-			p->errors++;
 			p->msg_len = j + 1 - start;
 			resync(p, j);
-			return NTRACE_E_MSEO;
+			return stream_fault(p, NTRACE_E_MSEO, &j, "MSEO", mseo);
 		}
 		if (mseo == NTRACE_MSEO_END_MSG)
 			break;
 		if (j + 1 - start >= NTRACE_MAX_MSG_BYTES) {
-			p->errors++;
 			p->msg_len = j + 1 - start;
 			resync(p, j);
-			return NTRACE_E_TOO_LONG;
+			return stream_fault(p, NTRACE_E_TOO_LONG, 0, 0, p->msg_len);
 		}
 	}
 	if (j >= p->len) {
-		p->errors++;
 		p->msg_len = p->len - start;
 		p->pos = p->len;
-		return NTRACE_E_TRUNCATED;
+		return stream_fault(p, NTRACE_E_TRUNCATED, 0, 0, p->msg_len);
 	}
 	p->pos = j + 1;
 	p->msg_len = j + 1 - start;
-	err = ntrace_msg_parse(p->cfg, p->buf + start, p->msg_len, m);
+	err = parse_msg(p->cfg, p->buf + start, p->msg_len, m, &p->fault);
 	if (err) {
-		p->errors++;
+		struct ntrace_fault f = p->fault;
+
+		stream_fault(p, err, 0, f.field, f.value);
+		p->fault.tcode = f.tcode;
 		return err;
 	}
 	p->messages++;
