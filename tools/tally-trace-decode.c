@@ -45,18 +45,151 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	fprintf(c->out, "%llx\n", (unsigned long long)pc);
 }
 
+/* Decode errors printed in full; the rest are counted. */
+#define ERRORS_SHOWN 10
+
+/* Hex for addresses and bit maps, decimal for counts. */
+static bool field_in_hex(const char *field)
+{
+	static const char *const hex[] = { "F-ADDR", "U-ADDR", "HIST", "PROCESS", "ECODE" };
+
+	for (size_t i = 0; i < sizeof(hex) / sizeof(hex[0]); i++)
+		if (!strcmp(field, hex[i]))
+			return true;
+	return false;
+}
+
+/* Chapter 6's width of a count field (0: no limit). */
+static unsigned field_limit(const char *field)
+{
+	if (!strcmp(field, "I-CNT") || !strcmp(field, "RDATA"))
+		return NTRACE_MAX_ICNT;
+	if (!strcmp(field, "HREPEAT"))
+		return NTRACE_MAX_HREPEAT;
+	if (!strcmp(field, "B-CNT"))
+		return NTRACE_MAX_BCNT;
+	return 0;
+}
+
+/* "byte 0x1f (message 12, IndirectBranchHist)": where a fault is. */
+int fault_where(const struct ntrace_fault *f, char *out, size_t cap)
+{
+	if (!f->msg)
+		return snprintf(out, cap, "%s", f->tcode >= 0 ? ntrace_tcode_name((unsigned)f->tcode) : "");
+	return snprintf(out, cap, "byte 0x%llx (message %llu%s%s)", (unsigned long long)f->offset,
+			(unsigned long long)f->msg, f->tcode >= 0 ? ", " : "",
+			f->tcode >= 0 ? ntrace_tcode_name((unsigned)f->tcode) : "");
+}
+
+/* "HIST=0x5" or "I-CNT=9000006 (wider than chapter 6's 22 bits)", and the PC. */
+int fault_what(const struct ntrace_fault *f, bool lenient, char *out, size_t cap)
+{
+	int n = snprintf(out, cap, "%s", ntrace_strerror(f->err));
+
+	if (f->field && (size_t)n < cap)
+		n += snprintf(out + n, cap - (size_t)n, field_in_hex(f->field) ? ": %s=0x%llx" : ": %s=%llu",
+			      f->field, (unsigned long long)f->value);
+	if (f->err == NTRACE_E_TOO_LONG && f->field && field_limit(f->field) && (size_t)n < cap)
+		n += snprintf(out + n, cap - (size_t)n, lenient ?
+			      " (wider than %u bits, the most any encoder sends)" :
+			      " (wider than chapter 6's %u bits: --strict refuses it)",
+			      lenient ? NTRACE_LENIENT_BITS : field_limit(f->field));
+	if (f->has_pc && (size_t)n < cap)
+		n += snprintf(out + n, cap - (size_t)n, ", at PC 0x%llx", (unsigned long long)f->pc);
+	return n;
+}
+
 static void event_cb(void *ctx, const struct ntrace_msg *m, int err)
 {
 	struct decode_ctx *c = ctx;
+	char where[128], what[256];
 
 	if (!err && m && m->tcode == NTRACE_TCODE_OWNERSHIP) {
 		c->prev_priv = c->priv;
 		c->priv = (int)((m->process >> 2) & 3);
 		return;
 	}
-	if (err)
-		fprintf(stderr, "tally-trace: decode error: %s%s%s\n", ntrace_strerror(err),
-			m ? " at " : "", m ? ntrace_tcode_name(m->tcode) : "");
+	if (!err || ++c->errors_shown > ERRORS_SHOWN)
+		return;
+	fault_where(&c->dec->fault, where, sizeof(where));
+	fault_what(&c->dec->fault, c->dec->lenient, what, sizeof(what));
+	fprintf(stderr, "tally-trace: %s: %s: %s\n", c->file, where, what);
+}
+
+/*
+ * No side file, no --mode: trTeInstMode from the stream's TCODEs (the other
+ * controls stay at their defaults).  With one: a warning if the stream's
+ * TCODEs say otherwise.
+ */
+static void choose_mode(const struct opts *o, const uint8_t *buf, size_t len)
+{
+	struct ntrace_mode_evidence ev;
+	int mode = ntrace_stream_mode(&trace_cfg, buf, len, &ev);
+	const char *file = o->input;
+
+	if (mode < 0) {
+		fprintf(stderr, "tally-trace: %s: both DirectBranch (BTM, first at byte 0x%llx) and "
+			"%s with HIST (HTM, first at byte 0x%llx) messages: not one encoder's "
+			"stream, or not an N-Trace stream\n", file,
+			(unsigned long long)ev.first_direct, ntrace_tcode_name(ev.hist_tcode),
+			(unsigned long long)ev.first_hist);
+		return;
+	}
+	if (o->mode_set) {
+		if (mode && mode != trace_cfg.trTeInstMode)
+			fprintf(stderr, "tally-trace: %s: warning: trTeInstMode=%u (%s) but the stream "
+				"has %s messages (first at byte 0x%llx), which only %s sends\n", file,
+				trace_cfg.trTeInstMode,
+				trace_cfg.trTeInstMode == NTRACE_INST_MODE_HTM ? "HTM" : "BTM",
+				mode == NTRACE_INST_MODE_HTM ? ntrace_tcode_name(ev.hist_tcode) :
+							       "DirectBranch",
+				(unsigned long long)(mode == NTRACE_INST_MODE_HTM ? ev.first_hist :
+									ev.first_direct),
+				mode == NTRACE_INST_MODE_HTM ? "HTM" : "BTM");
+		return;
+	}
+	if (mode)
+		trace_cfg.trTeInstMode = (uint8_t)mode;
+	if (!o->quiet)
+		fprintf(stderr, "tally-trace: %s: no side file (--cfg): trTeInstMode=%u (%s) %s%s%s, "
+			"the other controls at their defaults\n", file, trace_cfg.trTeInstMode,
+			trace_cfg.trTeInstMode == NTRACE_INST_MODE_HTM ? "HTM" : "BTM",
+			mode ? "from the stream's " : "(no message in the stream tells)",
+			mode == NTRACE_INST_MODE_HTM ? ntrace_tcode_name(ev.hist_tcode) :
+			mode ? "DirectBranch" : "", mode ? " messages" : "");
+}
+
+/* After errors without a side file: what the defaults assumed. */
+static void hint_controls(const struct opts *o, const struct ntrace_decoder *d)
+{
+	const struct ntrace_insn *in = d->fault.has_pc ? image_lookup(NULL, d->fault.pc) : NULL;
+
+	if (o->mode_set || !d->errors)
+		return;
+	fprintf(stderr, "tally-trace: hint: decoded with no side file: the stream's encoder may "
+		"have used controls other than the defaults (implicit return, address MSB extension, "
+		"a SRC field, sequential jumps, all jumps...): give its T.ntr.cfg with --cfg, or "
+		"the options\n");
+	if (in && in->kind == NTRACE_K_INDIRECT && in->itype == NTRACE_ITYPE_RETURN &&
+	    (d->fault.err == NTRACE_E_UNINFERABLE || d->fault.err == NTRACE_E_STACK))
+		fprintf(stderr, "tally-trace: hint: the last error is at a return (PC 0x%llx) "
+			"the stream does not report: its encoder used implicit return "
+			"(--implicit-return 3)\n", (unsigned long long)d->fault.pc);
+}
+
+/* Counts wider than the spec's limits, accepted: one warning. */
+static void warn_wide(const struct opts *o, const struct ntrace_decoder *d)
+{
+	char where[128];
+	const struct ntrace_fault *f = &d->wide_first;
+
+	if (!d->wide_fields)
+		return;
+	fault_where(f, where, sizeof(where));
+	fprintf(stderr, "tally-trace: %s: warning: %llu field%s wider than chapter 6's limits, "
+		"accepted (the first: %s=%llu, %u bits at most, at %s); --strict refuses them\n",
+		o->input, (unsigned long long)d->wide_fields, d->wide_fields > 1 ? "s" : "",
+		f->field, (unsigned long long)f->value, field_limit(f->field), where);
 }
 
 int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decoder *d,
@@ -69,16 +202,25 @@ int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decode
 	if (!o->input)
 		usage();
 	buf = read_file(o->input, &len);
+	choose_mode(o, buf, len);
 	ntrace_dec_init(d, &trace_cfg, image_lookup, exec_cb, event_cb, c);
 	d->range = image_range;
+	d->lenient = !o->strict;
+	d->src = o->src;	/* one hart's messages out of a stream of several (SRC) */
+	c->dec = d;
+	c->file = o->input;
 	c->words_pending = image_words_pending();
 	c->next_change = image_next_change();
-	d->src = o->src;	/* one hart's messages out of a stream of several (SRC) */
 	t0 = now_s();
 	ntrace_dec_buffer(d, buf, len);
 	*secs = now_s() - t0;
 	*bytes = len;
 	free(buf);
+	if (c->errors_shown > ERRORS_SHOWN)
+		fprintf(stderr, "tally-trace: %s: %llu more decode errors\n", o->input,
+			(unsigned long long)(c->errors_shown - ERRORS_SHOWN));
+	warn_wide(o, d);
+	hint_controls(o, d);
 	return d->errors ? 1 : 0;
 }
 

@@ -51,7 +51,11 @@ void usage(void)
 		"record --plugin [--plugin-path SO]: the TCG plugin trace source (fast, no --context);\n"
 		"       --stop-at ADDR: end before ADDR's first execution; with --src-bits N one\n"
 		"       encoder per hart (SRC = hart), A.<hart> and T.ntr.code.<hart> per hart\n"
-		"decode --src K: only hart K's messages\n");
+		"decode --src K: only hart K's messages\n"
+		"decode, stats, profile: without --cfg or --mode, trTeInstMode comes from the\n"
+		"       stream (HIST messages: HTM; DirectBranch: BTM); counts wider than the\n"
+		"       spec's limits (real encoders send them) are accepted up to 32 bits with a\n"
+		"       warning (--lenient, the default), --strict refuses them\n");
 	exit(2);
 }
 
@@ -104,6 +108,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		} else if (!strcmp(a, "--mode")) {
 			NEEDV();
+			o->mode_set = true;
 			trace_cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM :
 					   !strcmp(v, "btm") ? NTRACE_INST_MODE_BTM : 0;
 		} else if (!strcmp(a, "--implicit-return")) {
@@ -159,6 +164,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--cfg")) {
 			NEEDV();
 			o->cfgfile = v;
+			o->mode_set = true;
+		} else if (!strcmp(a, "--strict")) {
+			o->strict = true;
+		} else if (!strcmp(a, "--lenient")) {
+			o->strict = false;
 		} else if (!strcmp(a, "-o")) {
 			NEEDV();
 			o->out = v;

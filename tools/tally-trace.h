@@ -29,6 +29,8 @@ struct opts {
 	const char *out, *addresses, *svg, *cfgfile, *code, *input;
 	const char *plugin;	/* record: the TCG plugin trace source */
 	bool symbols, quiet, bench;
+	bool strict;		/* decode: refuse counts wider than chapter 6's limits */
+	bool mode_set;		/* --mode or --cfg: trTeInstMode is not detected */
 	uint64_t max_instructions;
 	uint64_t stop_at;	/* record --plugin: stop at this address's first execution */
 	bool has_stop_at;
@@ -101,10 +103,16 @@ struct decode_ctx {
 	int priv, prev_priv;	/* from Ownership messages; -1 unknown */
 	/* profile: every executed instruction goes here instead of out */
 	struct profile *profile;
+	struct ntrace_decoder *dec;
+	const char *file;	/* the stream's name, for messages */
+	uint64_t errors_shown;	/* decode errors seen (the first few printed) */
 };
 
 int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decoder *d,
 		size_t *bytes, double *secs);
+/* A fault as text: where (byte, message, TCODE) and what (error, field=value, PC). */
+int fault_where(const struct ntrace_fault *f, char *out, size_t cap);
+int fault_what(const struct ntrace_fault *f, bool lenient, char *out, size_t cap);
 
 /* ---- tally-trace-profile.c ------------------------------------------------ */
 

@@ -33,6 +33,13 @@
 #define NTRACE_MAX_TSTAMP	64
 #define NTRACE_MAX_HREPEAT	18
 #define NTRACE_MAX_BCNT		18
+/*
+ * "[The limits] help to write efficient decoding software but [do] not limit
+ * hardware in any way" (chapter 6): real encoders send wider counts (the
+ * reference encoder an I-CNT of 26 bits).  A lenient decoder accepts I-CNT,
+ * HREPEAT and B-CNT up to this width (a 32-bit counter), never wider.
+ */
+#define NTRACE_LENIENT_BITS	32
 
 /* --- Chapter 6/7: message types ------------------------------------------ */
 enum ntrace_tcode {
@@ -230,6 +237,22 @@ int ntrace_msg_format(const struct ntrace_config *cfg, const struct ntrace_msg *
 /* True for messages with a SYNC field (they carry F-ADDR). */
 bool ntrace_tcode_is_sync(unsigned tcode);
 
+/*
+ * trTeInstMode from a stream: HTM sends HIST (IndirectBranchHist(Sync),
+ * ResourceFull RCODE=1 or 2, ProgTraceCorrelation CDF=1) where BTM sends
+ * DirectBranch(Sync).  cfg gives the other controls (SRC width) to parse
+ * with.  Returns NTRACE_INST_MODE_HTM or _BTM when the stream has only one
+ * kind, 0 when it has neither (no conditional branch to tell: both modes
+ * decode it alike), -1 when it has both (not one encoder's stream).
+ */
+struct ntrace_mode_evidence {
+	uint64_t hist_msgs, direct_msgs;	/* messages with HIST; DirectBranch(Sync) */
+	uint64_t first_hist, first_direct;	/* byte offset of the first of each */
+	uint8_t hist_tcode;			/* the TCODE of the first with HIST */
+};
+int ntrace_stream_mode(const struct ntrace_config *cfg, const uint8_t *buf, size_t len,
+		       struct ntrace_mode_evidence *ev);
+
 /* --- Chapter 2: ingress port (one retired instruction per record) -------- */
 enum ntrace_itype {
 	NTRACE_ITYPE_NONE		= 0,
@@ -419,6 +442,11 @@ struct ntrace_decoder {
 	uint64_t msg_number;	/* and number, from 1 (set by ntrace_dec_buffer) */
 	struct ntrace_fault fault;	/* the last error, complete when the event
 					   callback sees it */
+	/* counts wider than chapter 6's limits: refused (NTRACE_E_TOO_LONG),
+	 * unless lenient (up to NTRACE_LENIENT_BITS); set after ntrace_dec_init */
+	bool lenient;
+	uint64_t wide_fields;		/* how many were accepted */
+	struct ntrace_fault wide_first;	/* the first one (err NTRACE_OK) */
 };
 
 int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,

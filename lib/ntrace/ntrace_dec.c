@@ -53,6 +53,9 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
 	d->src = -1;
 	d->msg_offset = d->msg_number = 0;
 	d->fault = (struct ntrace_fault){ .tcode = -1 };
+	d->lenient = false;
+	d->wide_fields = 0;
+	d->wide_first = d->fault;
 	reset_flow(d);
 	return ntrace_config_check(cfg);
 }
@@ -501,9 +504,11 @@ static int flow_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 				return err;
 		}
 		err = walk(d, true, false, &last);
+		if (err)
+			return err;	/* fail() reports it where the walk stopped */
 		d->synced = false;	/* trace stopped: wait for a sync */
 		reset_flow(d);
-		return err;
+		return NTRACE_OK;
 	}
 	return NTRACE_E_TCODE;
 }
@@ -517,8 +522,15 @@ int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	d->messages++;
 	if (m->has_tstamp)
 		d->tstamp = ntrace_tcode_is_sync(m->tcode) ? m->tstamp : d->tstamp + m->tstamp;
-	if (wide_field(m, &field, &value))
-		return fail(d, m, NTRACE_E_TOO_LONG);
+	if (wide_field(m, &field, &value)) {
+		if (!d->lenient || value >> NTRACE_LENIENT_BITS)
+			return fail(d, m, NTRACE_E_TOO_LONG);
+		if (!d->wide_fields++)
+			d->wide_first = (struct ntrace_fault){
+				.offset = d->msg_offset, .msg = d->msg_number, .tcode = m->tcode,
+				.field = field, .value = value,
+			};
+	}
 	if (m->tcode == NTRACE_TCODE_OWNERSHIP) {
 		d->priv = (uint8_t)((m->process >> 2) & 7);
 		if (d->event)

@@ -563,6 +563,52 @@ int ntrace_parse_next(struct ntrace_parser *p, struct ntrace_msg *m)
 	return NTRACE_OK;
 }
 
+/* ---- mode detection ---------------------------------------------------------------- */
+
+static bool msg_has_hist(const struct ntrace_msg *m)
+{
+	switch (m->tcode) {
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		return true;
+	case NTRACE_TCODE_RESOURCE_FULL:
+		return m->rcode == NTRACE_RCODE_HIST || m->rcode == NTRACE_RCODE_HREPEAT;
+	case NTRACE_TCODE_PROG_TRACE_CORRELATION:
+		return m->cdf == 1;
+	}
+	return false;
+}
+
+int ntrace_stream_mode(const struct ntrace_config *cfg, const uint8_t *buf, size_t len,
+		       struct ntrace_mode_evidence *ev)
+{
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+	int rc;
+
+	*ev = (struct ntrace_mode_evidence){ 0 };
+	ntrace_parser_init(&p, cfg, buf, len);
+	while ((rc = ntrace_parse_next(&p, &m)) != NTRACE_END) {
+		if (rc != NTRACE_OK)
+			continue;
+		if (msg_has_hist(&m)) {
+			if (!ev->hist_msgs++) {
+				ev->first_hist = p.msg_start;
+				ev->hist_tcode = m.tcode;
+			}
+		} else if (m.tcode == NTRACE_TCODE_DIRECT_BRANCH ||
+			   m.tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC) {
+			if (!ev->direct_msgs++)
+				ev->first_direct = p.msg_start;
+		}
+	}
+	if (ev->hist_msgs && ev->direct_msgs)
+		return -1;
+	if (ev->hist_msgs)
+		return NTRACE_INST_MODE_HTM;
+	return ev->direct_msgs ? NTRACE_INST_MODE_BTM : 0;
+}
+
 /* ---- text ------------------------------------------------------------------ */
 
 struct fmt {

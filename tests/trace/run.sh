@@ -20,6 +20,8 @@ pass() { echo "PASS: trace: $*"; }
 fail() { echo "FAIL: trace: $*"; failures=$((failures + 1)); }
 
 make -s -C "$root/tools" O="$out/host/tools" || { fail "tools build"; exit 1; }
+# the tool as a user meets it: the reference's streams, no side file, errors
+"$root/tests/trace/tool.sh" "$out" || failures=$((failures + 1))
 elf="$fw/fw_payload.elf"
 payload="$fw/test_payload.elf"	# the S-mode payload's own symbols
 [[ -f $elf ]] || { fail "no $elf (run make first)"; exit 1; }

@@ -2,7 +2,8 @@
 /*
  * Host unit tests of lib/ntrace's error surface: every parse or decode error
  * names its byte offset, message number, field and value (struct
- * ntrace_fault); the decoder's SRC filter.
+ * ntrace_fault); the decoder's SRC filter; counts wider than chapter 6's
+ * limits (lenient); trTeInstMode from a stream.
  * One line per check: "[prefix]PASS: ntrace-faults: ..." / "FAIL: ...".
  */
 #include <stdio.h>
@@ -189,6 +190,36 @@ static void test_decoder_faults(void)
 	      d->fault.msg == 2 && field_is(&d->fault, "I-CNT") && d->fault.value == 49231905,
 	      "I-CNT=49231905 (26 bits): NTRACE_E_TOO_LONG naming I-CNT and its value");
 
+	/* lenient: accepted and counted, the first one remembered */
+	s.n = 0;
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC,
+					   .sync = NTRACE_SYNC_TRACE_ENABLE, .addr = BASE >> 1 });
+	at = put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_RESOURCE_FULL,
+					       .rcode = NTRACE_RCODE_ICNT, .rdata = 1u << 22 });
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_RESOURCE_FULL,
+					   .rcode = NTRACE_RCODE_ICNT, .rdata = 1u << 23 });
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	d->lenient = true;
+	ntrace_dec_buffer(d, s.b, s.n);
+	CHECK(d->wide_fields == 2 && d->wide_first.offset == at && d->wide_first.msg == 2 &&
+	      field_is(&d->wide_first, "RDATA") && d->wide_first.value == 1u << 22 &&
+	      d->fault.err == NTRACE_E_UNINFERABLE,
+	      "lenient: two ResourceFull RDATA of 23 and 24 bits accepted and counted, the "
+	      "first named (the walk then meets the JALR: %s)", ntrace_strerror(d->fault.err));
+
+	/* ... up to 32 bits, never wider */
+	s.n = 0;
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC,
+					   .sync = NTRACE_SYNC_TRACE_ENABLE, .addr = BASE >> 1 });
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_REPEAT_BRANCH,
+					   .bcnt = 1ull << NTRACE_LENIENT_BITS });
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	d->lenient = true;
+	ntrace_dec_buffer(d, s.b, s.n);
+	CHECK(d->errors == 1 && d->fault.err == NTRACE_E_TOO_LONG && field_is(&d->fault, "B-CNT") &&
+	      d->fault.value == 1ull << 32 && d->wide_fields == 0,
+	      "lenient: a B-CNT of 33 bits is still refused, named");
+
 	/* parse errors reach the decoder's fault with their position */
 	s.n = 0;
 	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC,
@@ -249,6 +280,42 @@ static void test_src_filter(void)
 	free(d);
 }
 
+/* trTeInstMode from the messages that only one mode sends */
+static void test_stream_mode(void)
+{
+	struct ntrace_config c;
+	struct ntrace_mode_evidence ev;
+	struct stream s = { .n = 0 };
+	size_t at;
+	int mode;
+
+	ntrace_config_default(&c);
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC, .addr = 4 });
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_INDIRECT_BRANCH, .icnt = 4 });
+	mode = ntrace_stream_mode(&c, s.b, s.n, &ev);
+	CHECK(mode == 0, "no branch message: no mode (0)");
+	at = put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_RESOURCE_FULL,
+					       .rcode = NTRACE_RCODE_HREPEAT, .rdata = 5, .hrepeat = 7 });
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST, .hist = 3 });
+	mode = ntrace_stream_mode(&c, s.b, s.n, &ev);
+	CHECK(mode == NTRACE_INST_MODE_HTM && ev.hist_msgs == 2 && ev.first_hist == at &&
+	      ev.hist_tcode == NTRACE_TCODE_RESOURCE_FULL,
+	      "ResourceFull RCODE=2 and IndirectBranchHist: HTM, the first at byte %zu", at);
+	at = put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_DIRECT_BRANCH, .icnt = 2 });
+	mode = ntrace_stream_mode(&c, s.b, s.n, &ev);
+	CHECK(mode == -1 && ev.direct_msgs == 1 && ev.first_direct == at,
+	      "and a DirectBranch: both modes, -1");
+	s.n = 0;
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_DIRECT_BRANCH_SYNC, .addr = 4 });
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION, .icnt = 2 });
+	mode = ntrace_stream_mode(&c, s.b, s.n, &ev);
+	CHECK(mode == NTRACE_INST_MODE_BTM, "DirectBranchSync, ProgTraceCorrelation CDF=0: BTM");
+	put(&s, &c, &(struct ntrace_msg){ .tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION, .cdf = 1,
+					   .icnt = 2, .hist = 2 });
+	mode = ntrace_stream_mode(&c, s.b, s.n, &ev);
+	CHECK(mode == -1, "ProgTraceCorrelation CDF=1 counts as HIST");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -257,6 +324,7 @@ int main(int argc, char **argv)
 	test_parser_faults();
 	test_decoder_faults();
 	test_src_filter();
+	test_stream_mode();
 	printf("%s%d checks, %d failed\n", prefix, checks, failures);
 	return failures ? 1 : 0;
 }
