@@ -14,7 +14,6 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 	struct decode_ctx *c = ctx;
 	const char *name = NULL;
 
-	(void)flags;	/* a trapped ECALL is listed like any executed instruction */
 	/*
 	 * Code captured later in the run applies from its instruction on.
 	 * Its index may be up to two late (the recorder's look-ahead queue
@@ -26,23 +25,23 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 		image_apply_words(c->count + 2);
 		c->next_change = image_next_change();
 	}
-
-	if (c->symbols || c->profile)
-		name = image_symbol(pc, NULL);
+	if (c->out) {
+		/* a trapped ECALL is listed like any executed instruction */
+		addr_out_put(c->out, pc, c->out->format == ADDR_PCSEQ ? image_lookup(NULL, pc) : NULL,
+			     flags & NTRACE_EXEC_TRAPPED);
+		return;
+	}
 	if (c->profile) {
-		profile_exec(c, pc, name);
+		profile_exec(c, pc, image_symbol(pc, NULL));
 		return;
 	}
-	if (!c->out)
-		return;
-	if (c->symbols) {
+	if (c->symbols_out) {
 		/* one line per run of instructions in the same function */
+		name = image_symbol(pc, NULL);
 		if (name != c->last_name)
-			fprintf(c->out, "%s\n", name ? name : "?");
+			fprintf(c->symbols_out, "%s\n", name ? name : "?");
 		c->last_name = name;
-		return;
 	}
-	fprintf(c->out, "%llx\n", (unsigned long long)pc);
 }
 
 /* Decode errors printed in full; the rest are counted. */
@@ -211,9 +210,9 @@ int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decode
 	c->file = o->input;
 	c->words_pending = image_words_pending();
 	c->next_change = image_next_change();
-	t0 = now_s();
+	t0 = cpu_s();
 	ntrace_dec_buffer(d, buf, len);
-	*secs = now_s() - t0;
+	*secs = cpu_s() - t0;
 	*bytes = len;
 	free(buf);
 	if (c->errors_shown > ERRORS_SHOWN)
@@ -226,29 +225,35 @@ int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decode
 
 int cmd_decode(struct opts *o)
 {
-	struct decode_ctx c = { .out = stdout, .symbols = o->symbols };
+	struct decode_ctx c = { 0 };
 	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct addr_out out;
+	bool to_null = o->out && !strcmp(o->out, "/dev/null");
+	FILE *f = NULL;
 	size_t bytes;
 	double secs;
 	int rc;
 
-	if (o->out && strcmp(o->out, "-")) {
-		c.out = fopen(o->out, "w");
-		if (!c.out)
-			return 2;
+	if (!d)
+		return 2;
+	if (!to_null)
+		f = o->out && strcmp(o->out, "-") ? open_out(o->out) : stdout;
+	if (f && o->symbols) {
+		c.symbols_out = f;
+	} else if (f) {
+		addr_out_init(&out, f, o->format, trace_cfg.xlen);
+		c.out = &out;
 	}
-	if (!strcmp(o->out ? o->out : "", "/dev/null")) {
-		fclose(c.out);
-		c.out = NULL;
-	}
-	if (c.out)
-		setvbuf(c.out, NULL, _IOFBF, 1 << 20);
 	rc = decode_file(o, &c, d, &bytes, &secs);
-	if (c.out && c.out != stdout)
-		fclose(c.out);
+	if (c.out && addr_out_finish(c.out))
+		rc = 2;
+	if (f && ((f != stdout && fclose(f)) || (f == stdout && fflush(f))))
+		rc = 2;
+	if (rc == 2)
+		fprintf(stderr, "tally-trace: cannot write %s\n", o->out ? o->out : "the output");
 	if (!o->quiet)
 		fprintf(stderr, "tally-trace: decoded %llu instructions from %zu bytes in %.3f s "
-			"(%.1f M instructions/s), %llu errors\n",
+			"of CPU time (%.1f M instructions/s, output included), %llu errors\n",
 			(unsigned long long)d->instructions, bytes, secs,
 			secs > 0 ? (double)d->instructions / secs / 1e6 : 0.0,
 			(unsigned long long)d->errors);

@@ -42,7 +42,7 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 	}
 	fd->executed++;
 	if (fd->addresses)
-		fprintf(fd->addresses, "%llx\n", (unsigned long long)pc);
+		addr_out_put(fd->addresses, pc, in, false);
 	if (!in || !in->len) {
 		/* no code known: count it as a 4-byte instruction */
 		fd->unknown_code++;
@@ -130,7 +130,7 @@ void feed(struct feeder *fd, uint64_t pc, uint8_t priv)
 }
 
 /* QEMU "Stopped execution of TB chain before X": X did not run. */
-static void unfeed(struct feeder *fd, uint64_t pc)
+void unfeed(struct feeder *fd, uint64_t pc)
 {
 	if (fd->qn && fd->q_pc[fd->qn - 1] == pc)
 		fd->qn--;
@@ -145,167 +145,39 @@ void feed_end(struct feeder *fd)
 			    fd->q_in[fd->qn - 1]);
 	fd->qn = 0;
 	if (fd->caprecs) {
-		double t0 = now_s(), t;
+		double t0 = cpu_s(), t;
 
 		for (size_t i = 0; i < fd->nrecs; i++)
 			ntrace_enc_retire(&fd->enc, &fd->recs[i]);
-		t = now_s() - t0;
-		fprintf(stderr, "tally-trace: encoder alone: %zu records in %.3f s (%.1f M records/s)\n",
+		t = cpu_s() - t0;
+		fprintf(stderr, "tally-trace: encoder alone: %zu records in %.3f s of CPU time "
+			"(%.1f M records/s)\n",
 			fd->nrecs, t, t > 0 ? (double)fd->nrecs / t / 1e6 : 0.0);
 	}
 	ntrace_enc_stop(&fd->enc, NTRACE_EVCODE_TRACE_DISABLED);
 }
 
-/*
- * QEMU names each executed block by its host address; with -singlestep a
- * block is one instruction, whose word in_asm printed when it was
- * translated.  Remembering word by block, each executed instruction's own
- * word is known even when other code has since been translated at the same
- * address (another process, patched kernel text).
- */
-#define TBMAP_SIZE (1u << 20)
-struct tb_word {
-	uint64_t host, pc;
-	uint32_t word;
-	uint8_t len;
-};
-static struct tb_word *tbmap;
-static struct {
-	uint64_t pc;
-	uint32_t word;
-	uint8_t len;
-	bool valid;
-} last_asm;
-
-static struct tb_word *tb_slot(uint64_t host)
+/* --addresses: the executed sequence, in the --format asked for. */
+struct addr_out *open_addresses(const char *path, const struct opts *o)
 {
-	uint64_t h = (host >> 4) * 0x9e3779b97f4a7c15ull;
+	struct addr_out *a = malloc(sizeof(*a));
 
-	if (!tbmap) {
-		tbmap = calloc(TBMAP_SIZE, sizeof(*tbmap));
-		if (!tbmap)
-			exit(2);
-	}
-	return &tbmap[(h >> 40) & (TBMAP_SIZE - 1)];	/* a collision just forgets */
+	if (!a)
+		exit(2);
+	addr_out_init(a, open_out(path), o->format, trace_cfg.xlen);
+	return a;
 }
 
-static void tb_executed(struct feeder *fd, uint64_t host, uint64_t pc)
+int close_addresses(struct addr_out *a)
 {
-	struct tb_word *t = tb_slot(host);
+	int rc = addr_out_finish(a);
 
-	if (last_asm.valid && last_asm.pc == pc) {
-		*t = (struct tb_word){ host, pc, last_asm.word, last_asm.len };
-		last_asm.valid = false;
-		return;
-	}
-	if (t->host == host && t->pc == pc && t->len) {
-		image_word_index = fd->executed;
-		image_add_word(pc, t->word, t->len);	/* logs only a change */
-	}
-}
-
-static bool is_hex(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/*
- * One log line: QEMU exec ("Trace 0: 0x.. [cs/pc/flags/cflags]"), QEMU
- * in_asm ("0x...:  00000297  auipc ..."), QEMU "Stopped execution ... [pc]",
- * Spike ("core   0: [priv] 0x... (0x...)"), or a bare hex address.
- */
-static void parse_line(struct feeder *fd, const char *line)
-{
-	const char *p;
-	char *e;
-
-	if (!strncmp(line, "Trace ", 6)) {
-		unsigned long long pc, host;
-		unsigned long flags;
-
-		p = strchr(line, ':');
-		host = p ? strtoull(p + 1, NULL, 16) : 0;
-		p = strchr(line, '[');
-		if (!p)
-			return;
-		strtoull(p + 1, &e, 16);
-		if (*e != '/')
-			return;
-		pc = strtoull(e + 1, &e, 16);
-		if (*e != '/')
-			return;
-		flags = strtoul(e + 1, &e, 16);
-		if (host)
-			tb_executed(fd, host, pc);
-		/* riscv TB flags: bits 2..0 are the MMU index = privilege
-		 * (except under MSTATUS.MPRV, which only changes data accesses) */
-		feed(fd, pc, (uint8_t)(flags & 3));
-		return;
-	}
-	if (!strncmp(line, "Stopped execution", 17)) {
-		p = strchr(line, '[');
-		if (p)
-			unfeed(fd, strtoull(p + 1, NULL, 16));
-		return;
-	}
-	if (!strncmp(line, "0x", 2) && (p = strchr(line, ':')) && p[1] == ' ') {
-		/* in_asm: address, then the instruction word in hex */
-		unsigned long long a = strtoull(line, NULL, 16);
-		const char *w = p + 1;
-		size_t digits = 0;
-
-		while (*w == ' ')
-			w++;
-		while (is_hex((unsigned char)w[digits]))
-			digits++;
-		if (digits == 4 || digits == 8) {
-			uint32_t word = (uint32_t)strtoul(w, NULL, 16);
-
-			image_word_index = fd->executed;
-			image_add_word(a, word, (unsigned)digits / 2);
-			last_asm.pc = a;
-			last_asm.word = word;
-			last_asm.len = (uint8_t)(digits / 2);
-			last_asm.valid = true;
-		}
-		return;
-	}
-	if (!strncmp(line, "core", 4)) {
-		/* Spike: "core   0: 3 0x0000000080000000 (0x00000297) auipc ..." */
-		unsigned long long pc;
-		int priv = 3;
-
-		p = strchr(line, ':');
-		if (!p)
-			return;
-		p++;
-		while (*p == ' ')
-			p++;
-		if (p[0] >= '0' && p[0] <= '3' && p[1] == ' ')
-			priv = p[0] - '0';
-		p = strstr(p, "0x");
-		if (!p)
-			return;
-		pc = strtoull(p, &e, 16);
-		p = strstr(e, "(0x");
-		if (p) {
-			unsigned long w = strtoul(p + 1, &e, 16);
-
-			image_word_index = fd->executed;
-			image_add_word(pc, (uint32_t)w, (unsigned)(e - p - 3) / 2);
-		}
-		feed(fd, pc, (uint8_t)priv);
-		return;
-	}
-	p = line;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	if (is_hex((unsigned char)*p)) {
-		unsigned long long pc = strtoull(p, &e, 16);
-
-		if (*e == '\n' || *e == 0 || *e == ' ' || *e == '\r')
-			feed(fd, pc, 3);
-	}
+	if (fclose(a->f))
+		rc = -1;
+	free(a);
+	if (rc)
+		fprintf(stderr, "tally-trace: cannot write the --addresses file\n");
+	return rc;
 }
 
 void feeder_init(struct feeder *fd, const struct opts *o)
@@ -317,14 +189,8 @@ void feeder_init(struct feeder *fd, const struct opts *o)
 		fd->recs = malloc(fd->caprecs * sizeof(*fd->recs));
 	}
 	ntrace_enc_init(&fd->enc, &trace_cfg, obuf_sink, &fd->out);
-	if (o->addresses) {
-		fd->addresses = fopen(o->addresses, "w");
-		if (!fd->addresses) {
-			fprintf(stderr, "tally-trace: %s: %s\n", o->addresses, strerror(errno));
-			exit(2);
-		}
-		setvbuf(fd->addresses, NULL, _IOFBF, 1 << 20);
-	}
+	if (o->addresses)
+		fd->addresses = open_addresses(o->addresses, o);
 }
 
 int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
@@ -333,8 +199,8 @@ int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 	FILE *f;
 
 	feed_end(fd);
-	if (fd->addresses)
-		fclose(fd->addresses);
+	if (fd->addresses && close_addresses(fd->addresses))
+		return 1;
 	if (!o->out)
 		return 0;
 	f = fopen(o->out, "wb");
@@ -357,20 +223,6 @@ int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 	return fd->enc.error ? 1 : 0;
 }
 
-int read_log(struct feeder *fd, FILE *in, uint64_t max)
-{
-	char *line = NULL;
-	size_t cap = 0;
-
-	while (getline(&line, &cap, in) > 0) {
-		parse_line(fd, line);
-		if (max && fd->executed >= max)
-			break;		/* enough: the trace ends here */
-	}
-	free(line);
-	return 0;
-}
-
 int cmd_encode(struct opts *o)
 {
 	struct feeder *fd = malloc(sizeof(*fd));
@@ -383,8 +235,10 @@ int cmd_encode(struct opts *o)
 		return 2;
 	}
 	feeder_init(fd, o);
-	read_log(fd, in, o->max_instructions);
-	rc = feeder_finish(fd, o, now_s() - t0);
+	rc = read_log(fd, in, o->input && strcmp(o->input, "-") ? o->input : "stdin",
+		      o->max_instructions);
+	if (!rc)
+		rc = feeder_finish(fd, o, now_s() - t0);
 	free(fd);
 	return rc;
 }

@@ -123,12 +123,7 @@ static struct feeder *hart_feeder(struct feeder *fd0, const struct opts *o, unsi
 	ntrace_enc_init(&fd->enc, &c, obuf_sink, &fd0->out);
 	if (o->addresses) {
 		snprintf(path, sizeof(path), "%s.%u", o->addresses, hart);
-		fd->addresses = fopen(path, "w");
-		if (!fd->addresses) {
-			fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
-			exit(2);
-		}
-		setvbuf(fd->addresses, NULL, _IOFBF, 1 << 20);
+		fd->addresses = open_addresses(path, o);
 	}
 	return harts[hart] = fd;
 }
@@ -141,7 +136,7 @@ static void harts_end(void)
 			continue;
 		feed_end(harts[h]);
 		if (harts[h]->addresses)
-			fclose(harts[h]->addresses);
+			close_addresses(harts[h]->addresses);
 		fprintf(stderr, "tally-trace: hart %u: %llu instructions, %llu messages\n", h,
 			(unsigned long long)harts[h]->executed,
 			(unsigned long long)harts[h]->enc.messages);
@@ -380,12 +375,17 @@ int cmd_record(struct opts *o)
 		if (o->plugin)
 			rc = read_plugin(fd, in, o);
 		else
-			read_log(fd, in, o->max_instructions);
+			rc = read_log(fd, in, "QEMU's log", o->max_instructions);
 		/* close the FIFO first: QEMU may be blocked writing to it */
 		fclose(in);
 		if (rc) {
 			kill(pid, SIGTERM);	/* QEMU, started above */
-			waitpid(pid, NULL, 0);
+			waitpid(pid, &status, 0);
+			unlink(fifo);
+			rmdir(dir);
+			if (WIFEXITED(status) && WEXITSTATUS(status))
+				fprintf(stderr, "tally-trace: QEMU ended with status %d\n",
+					WEXITSTATUS(status));
 			return rc;
 		}
 		if (fd->stopped || (o->max_instructions && fd->executed >= o->max_instructions)) {

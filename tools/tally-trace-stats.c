@@ -48,8 +48,8 @@ int cmd_stats(struct opts *o)
 		size_t b;
 
 		rc = decode_file(o, &c, d, &b, &secs);
-		printf("instructions %llu, %.3f bits/instruction, decode %.1f M instructions/s, "
-		       "%llu decode errors\n", (unsigned long long)d->instructions,
+		printf("instructions %llu, %.3f bits/instruction, decode %.1f M instructions "
+		       "per CPU second, %llu decode errors\n", (unsigned long long)d->instructions,
 		       d->instructions ? 8.0 * (double)len / (double)d->instructions : 0.0,
 		       secs > 0 ? (double)d->instructions / secs / 1e6 : 0.0,
 		       (unsigned long long)d->errors);

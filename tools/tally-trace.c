@@ -46,6 +46,9 @@ void usage(void)
 		"code: --elf FILE (repeat), --raw FILE@ADDR, --code T.ntr.code, --cfg T.ntr.cfg,\n"
 		"      --syms FILE (symbols only: code that changes at run time comes from --code)\n"
 		"output: -o FILE, --addresses FILE, --symbols, --svg FILE\n"
+		"       --format hex|pconly|pcseq: addresses as 80000000, 0x80000000 or the\n"
+		"       reference's PCSEQ 0x80000000,L4 (decode output, --addresses)\n"
+		"input (encode LOG): QEMU -d exec,in_asm logs, Spike logs, PCSEQ, one address a line\n"
 		"encode --bench: time the encoder alone (records kept in memory first)\n"
 		"record --max-instructions N: stop QEMU after N instructions\n"
 		"record --plugin [--plugin-path SO]: the TCG plugin trace source (fast, no --context);\n"
@@ -165,6 +168,12 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			NEEDV();
 			o->cfgfile = v;
 			o->mode_set = true;
+		} else if (!strcmp(a, "--format")) {
+			NEEDV();
+			if (addr_format_parse(v, &o->format)) {
+				fprintf(stderr, "tally-trace: --format %s: hex, pconly or pcseq\n", v);
+				exit(2);
+			}
 		} else if (!strcmp(a, "--strict")) {
 			o->strict = true;
 		} else if (!strcmp(a, "--lenient")) {
@@ -212,6 +221,26 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "tally-trace: invalid trace controls\n");
 		exit(2);
 	}
+}
+
+double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	return f;
 }
 
 double now_s(void)

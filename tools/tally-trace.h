@@ -4,7 +4,9 @@
  *
  *   tally-trace.c          main, options, small helpers
  *   tally-trace-cfg.c      the side file T.ntr.cfg (trace controls by name)
- *   tally-trace-encode.c   the ingress port from execution logs; encode
+ *   tally-trace-encode.c   the ingress port from executed instructions; encode
+ *   tally-trace-input.c    the logs it reads: QEMU, Spike, PCSEQ, PCONLY
+ *   tally-trace-output.c   the addresses it writes: hex, PCONLY, PCSEQ
  *   tally-trace-record.c   record: QEMU under a FIFO, the plugin stream, harts
  *   tally-trace-dump.c     dump
  *   tally-trace-decode.c   decode (and the decoding that stats/profile share)
@@ -22,6 +24,9 @@
 
 /* ---- tally-trace.c: options and helpers ---------------------------------- */
 
+/* Executed addresses out (tally-trace-output.c): 80000000, 0x80000000, PCSEQ */
+enum addr_format { ADDR_HEX, ADDR_PCONLY, ADDR_PCSEQ };
+
 /* The trace controls in use: defaults, then the side file, then options. */
 extern struct ntrace_config trace_cfg;
 
@@ -30,6 +35,7 @@ struct opts {
 	const char *plugin;	/* record: the TCG plugin trace source */
 	bool symbols, quiet, bench;
 	bool strict;		/* decode: refuse counts wider than chapter 6's limits */
+	enum addr_format format;	/* of decode's output and --addresses */
 	bool mode_set;		/* --mode or --cfg: trTeInstMode is not detected */
 	uint64_t max_instructions;
 	uint64_t stop_at;	/* record --plugin: stop at this address's first execution */
@@ -41,6 +47,9 @@ struct opts {
 
 void usage(void);
 double now_s(void);
+double cpu_s(void);	/* this process's CPU time */
+/* Opens path for writing with a large buffer; exits with a message if not. */
+FILE *open_out(const char *path);
 uint8_t *read_file(const char *path, size_t *len);
 
 /* A growing byte buffer: the encoder's sink. */
@@ -49,6 +58,27 @@ struct obuf {
 	size_t n, cap;
 };
 void obuf_sink(void *ctx, const uint8_t *bytes, size_t n);
+
+/* ---- tally-trace-output.c: executed addresses out ------------------------- */
+
+struct addr_out {
+	FILE *f;
+	enum addr_format format;
+	unsigned xlen;
+	char *buf;
+	size_t n;
+	bool error;
+	/* pcseq: the previous instruction, typed when the next is known */
+	bool have_prev, prev_trapped;
+	uint64_t prev_pc;
+	struct ntrace_insn prev_in;
+};
+
+/* "hex", "pconly" or "pcseq": 0, else -1. */
+int addr_format_parse(const char *name, enum addr_format *f);
+void addr_out_init(struct addr_out *a, FILE *f, enum addr_format format, unsigned xlen);
+void addr_out_put(struct addr_out *a, uint64_t pc, const struct ntrace_insn *in, bool trapped);
+int addr_out_finish(struct addr_out *a);
 
 /* ---- tally-trace-cfg.c: the side file ------------------------------------ */
 
@@ -60,7 +90,7 @@ void load_cfg(const char *path);
 struct feeder {
 	struct ntrace_encoder enc;
 	struct obuf out;
-	FILE *addresses;
+	struct addr_out *addresses;	/* --addresses */
 	uint64_t q_pc[3];
 	uint8_t q_priv[3];
 	const struct ntrace_insn *q_in[3];	/* the instruction, if the source knows it */
@@ -79,6 +109,8 @@ struct feeder {
 };
 
 void feeder_init(struct feeder *fd, const struct opts *o);
+struct addr_out *open_addresses(const char *path, const struct opts *o);
+int close_addresses(struct addr_out *a);
 /* One executed instruction; in: its classification if known (else the image's) */
 void feed_insn(struct feeder *fd, uint64_t pc, uint8_t priv, const struct ntrace_insn *in);
 void feed(struct feeder *fd, uint64_t pc, uint8_t priv);
@@ -86,15 +118,22 @@ void feed(struct feeder *fd, uint64_t pc, uint8_t priv);
 void feed_end(struct feeder *fd);
 /* Ends the trace and writes T.ntr, T.ntr.cfg, T.ntr.code. */
 int feeder_finish(struct feeder *fd, const struct opts *o, double secs);
-/* Feeds every line of a log (up to max instructions, 0: all). */
-int read_log(struct feeder *fd, FILE *in, uint64_t max);
+/* QEMU "Stopped execution of TB chain before X": X did not run. */
+void unfeed(struct feeder *fd, uint64_t pc);
+
+/* ---- tally-trace-input.c: logs, PCSEQ, PCONLY --------------------------------- */
+
+/* Feeds every line of a log (up to max instructions, 0: all): 0, or 2 after
+ * saying what is wrong with the input (name: for messages). */
+int read_log(struct feeder *fd, FILE *in, const char *name, uint64_t max);
 
 /* ---- tally-trace-decode.c: decoding a stream file ------------------------ */
 
 struct profile;
 
 struct decode_ctx {
-	FILE *out;
+	struct addr_out *out;	/* the addresses (not --symbols) */
+	FILE *symbols_out;	/* --symbols */
 	bool symbols;
 	const char *last_name;
 	uint64_t count;		/* instructions executed so far */

@@ -131,4 +131,92 @@ else
 	fail "a corrupt byte: $(head -2 "$work/bad.log")"
 fi
 
+# ---- 4. the reference's formats in and out -----------------------------------------
+# PCSEQ in: the stream is the same with the ELF or from the PCSEQ types alone
+if "$tool" encode -q --mode htm -o "$work/seq.ntr" "$work/loop.pcseq" &&
+   "$tool" encode -q --mode htm --elf "$work/loop.elf" -o "$work/seq-elf.ntr" "$work/loop.pcseq" &&
+   cmp -s "$work/seq.ntr" "$work/seq-elf.ntr" &&
+   "$tool" decode -q --elf "$work/loop.elf" -o "$work/seq.dec" "$work/seq.ntr" &&
+   cmp -s "$work/seq.dec" "$work/loop.addr"; then
+	pass "encode PCSEQ ($loop_n lines): the same stream without the ELF as with it, decoded == executed"
+else
+	fail "encode PCSEQ: streams differ or the decode does"
+fi
+# out: PCSEQ as the input was; PCONLY and hex
+"$tool" decode -q --elf "$work/loop.elf" --format pcseq -o "$work/seq.pcseq" "$work/seq.ntr"
+"$tool" decode -q --elf "$work/loop.elf" --format pconly -o "$work/seq.pconly" "$work/seq.ntr"
+if cmp -s "$work/seq.pcseq" "$work/loop.pcseq" &&
+   cmp -s <(sed 's/^0x//' "$work/seq.pconly" | tr 'A-F' 'a-f') "$work/loop.addr"; then
+	pass "decode --format pcseq gives the PCSEQ back, --format pconly the addresses"
+else
+	fail "decode --format pcseq/pconly"
+fi
+if [[ $have_nexrv == 1 ]]; then
+	riscv64-unknown-elf-objdump -d "$work/loop.elf" >"$work/loop.objd"
+	"$nexrv" -conv -objd "$work/loop.objd" -pcinfo "$work/loop.pcinfo" >/dev/null
+	ok=1
+	for m in btm htm; do
+		"$tool" encode -q --mode $m -o "$work/seq-$m.ntr" "$work/loop.pcseq" &&
+		"$nexrv" -deco "$work/seq-$m.ntr" -pcinfo "$work/loop.pcinfo" \
+			-pcout "$work/seq-$m.pco" -none >/dev/null &&
+		cmp -s "$work/seq-$m.pco" "$work/seq.pconly" || ok=0
+	done
+	# the reference's own PCONLY-to-PCSEQ conversion (objdump types) == ours
+	"$nexrv" -conv -pcinfo "$work/loop.pcinfo" -pconly "$work/seq.pconly" \
+		-pcseq "$work/conv.pcseq" >/dev/null
+	if [[ $ok == 1 ]] && cmp -s "$work/conv.pcseq" "$work/seq.pcseq"; then
+		pass "the reference decodes the streams encoded from PCSEQ (BTM, HTM) to our PCONLY byte for byte; its PCSEQ conversion == ours"
+	else
+		fail "PCSEQ/PCONLY against the reference (see $work/seq-*.pco, $work/conv.pcseq)"
+	fi
+	rm -f "$work/loop.objd"
+fi
+# record/encode --addresses in PCSEQ: the types from the code
+if "$tool" encode -q --elf "$work/short.elf" --addresses "$work/short-out.pcseq" --format pcseq \
+	-o /dev/null "$work/short.addr" && cmp -s "$work/short-out.pcseq" "$work/short.pcseq"; then
+	pass "encode --addresses --format pcseq: typed from the code, == the program's PCSEQ"
+else
+	fail "encode --addresses --format pcseq"
+fi
+
+# a Spike log (--log-commits): the words come from the log, no ELF needed
+riscv64-unknown-elf-objdump -d "$work/short.elf" |
+	awk -F'[:\t ]+' '/^ +[0-9a-f]+:/ { print $2, $3 }' >"$work/short.words"
+awk 'NR == FNR { w[$1] = $2; next }
+     { printf "core   0: 3 0x00000000%s (0x%s) insn\n", $1, w[$1] }' \
+	"$work/short.words" "$work/short.addr" >"$work/short.spike"
+if "$tool" encode -q --mode htm -o "$work/spike.ntr" "$work/short.spike" &&
+   "$tool" decode -q --elf "$work/short.elf" -o "$work/spike.dec" "$work/spike.ntr" &&
+   cmp -s "$work/spike.dec" "$work/short.addr"; then
+	pass "encode a Spike log ($(wc -l <"$work/short.spike") lines, words from the log): decoded == executed"
+else
+	fail "encode a Spike log ($work/short.spike)"
+fi
+
+# ---- 5. inputs that are not traces: errors, not "0 instructions" ---------------------
+check_input() {	# file name, content (printf format), expected message
+	local name=$1 content=$2 want=$3
+	printf "$content" >"$work/$name"
+	if ! "$tool" encode -o "$work/in.ntr" "$work/$name" 2>"$work/in.log" &&
+	   grep -q -- "$want" "$work/in.log"; then
+		pass "encode $name: $(sed "s|^tally-trace: $work/||" "$work/in.log" | head -1)"
+	else
+		fail "encode $name: $(cat "$work/in.log")"
+	fi
+}
+check_input text.txt 'hello\nworld\n' "no line is a trace this tool reads.*the first line is 'hello'"
+check_input empty.txt '' "no line is a trace this tool reads.*it is empty"
+check_input bad-type.pcseq '0x80000000,L4\n0x80000004,X4\n' \
+	"bad-type.pcseq:2: not a PCSEQ line (the type is not L, B, BN"
+check_input stray.pcseq '. comment\n0x80000000,L4\nhello\n' ":3: not a PCSEQ line"
+check_input odd.pconly '0x80000000\n0x80000003\n' ":2: not a PCONLY line (an odd address)"
+if ! "$tool" decode --format bogus "$work/seq.ntr" 2>"$work/in.log" &&
+   grep -q -- '--format bogus: hex, pconly or pcseq' "$work/in.log"; then
+	pass "--format bogus: names the formats"
+else
+	fail "--format bogus: $(cat "$work/in.log")"
+fi
+
+rm -f "$work/loop.pcseq" "$work/loop.addr" "$work"/*.dec "$work"/*.pco "$work"/*.pconly \
+      "$work"/*.pcseq
 [[ $failures -eq 0 ]]
