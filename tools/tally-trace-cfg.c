@@ -3,57 +3,198 @@
  * tally-trace: the side file T.ntr.cfg, the encoder's trace controls by the
  * spec's names (chapter 4), one name=value a line, so that a decoder (this
  * one or another N-Trace decoder) uses the settings the stream was made with.
+ *
+ * Reading one is strict: a value is a whole decimal or 0x number within
+ * its control's valid values (lib/ntrace's ntrace_controls), never cut to
+ * the field's width; trTeFormat must be 1 (N-Trace) and trTeProtocolMajor 1;
+ * the spec's controls that do not change the stream are accepted, those it
+ * says must be 0 are refused otherwise; an unknown name is a warning.
  */
 #include <errno.h>
-#include <stddef.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tally-trace.h"
 
-/* Trace controls, by their spec names, as in the side file. */
-static struct {
-	const char *name;
-	size_t off;
-	unsigned size;
-} controls[] = {
-#define C(f) { #f, offsetof(struct ntrace_config, f), sizeof(((struct ntrace_config *)0)->f) }
-	C(trTeInstMode), C(trTeContext), C(trTeInhibitSrc), C(trTeSrcBits), C(trTeSrcID),
-	C(trTeInstSyncMode), C(trTeInstSyncMax), C(trTeInstImplicitReturnMode),
-	C(trTeInstEnRepeatedHistory), C(trTeInstExtendAddrMSB), C(trTsEnable),
-	C(trTeInstEnSequentialJump), C(trTeInstEnAllJumps), C(icnt_full_sync),
-	C(repeat_branch), C(xlen), C(ret_stack_depth), C(icnt_limit), C(hist_bits),
-	C(hrepeat_max), C(bcnt_max),
-#undef C
+/* Spec controls that do not change how a stream decodes. */
+static const char *const ignored_controls[] = {
+	"trTeActive", "trTeEnable", "trTeInstTracing", "trTeEmpty", "trTeInstTrigEnable",
+	"trTeInstStallOrOverflow", "trTeInstStallEna", "trTeVerMajor", "trTeVerMinor",
+	"trTeCompType", "trTeProtocolMinor", "trTeInstEnImplicitReturn", "trTeInstFilters",
+	"trTeInstNoTrapAddr",
 };
 
-static void set_control(const char *name, unsigned long v)
-{
-	for (size_t i = 0; i < sizeof(controls) / sizeof(controls[0]); i++) {
-		char *p = (char *)&trace_cfg + controls[i].off;
+/* Spec controls that must be 0 for an N-Trace 1.0 stream (chapter 4). */
+static const char *const zero_controls[] = {
+	"trTeInstNoAddrDiff", "trTeInstEnBranchPrediction", "trTeInstEnJumpTargetCache",
+	"trTeDataImplemented",
+};
 
-		if (strcmp(controls[i].name, name))
-			continue;
-		if (controls[i].size == 1)
-			*(uint8_t *)p = (uint8_t)v;
-		else if (controls[i].size == 2)
-			*(uint16_t *)p = (uint16_t)v;
-		else
-			*(uint32_t *)p = (uint32_t)v;
-		return;
-	}
-	fprintf(stderr, "tally-trace: unknown control %s (ignored)\n", name);
+/* Families of spec controls: the data trace's must be 0, the others do
+ * not change the stream. */
+#define ZERO_PREFIX	"trTeData"
+static const char *const ignored_prefixes[] = { "trTeTrig", "trTeFilter", "trTeComp" };
+
+static bool listed(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
 }
 
-static unsigned long get_control(size_t i)
+static bool has_prefix(const char *name, const char *const *list, size_t n)
 {
-	const char *p = (const char *)&trace_cfg + controls[i].off;
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(name, list[i], strlen(list[i])))
+			return true;
+	return false;
+}
 
-	if (controls[i].size == 1)
-		return *(const uint8_t *)p;
-	if (controls[i].size == 2)
-		return *(const uint16_t *)p;
-	return *(const uint32_t *)p;
+int config_fault_text(const struct ntrace_config_fault *f, char *out, size_t cap)
+{
+	const struct ntrace_control *c = f->control;
+	const char *name = c ? c->name : "?";
+
+	if (c && (!f->why || f->why == c->values)) {
+		if (c->values)
+			return snprintf(out, cap, "%s=%llu (valid: %s)", name,
+					(unsigned long long)f->value, c->values);
+		return snprintf(out, cap, "%s=%llu (valid: %u..%u)", name,
+				(unsigned long long)f->value, c->min, c->max);
+	}
+	return snprintf(out, cap, "%s=%llu: %s", name, (unsigned long long)f->value, f->why);
+}
+
+int parse_number(const char *s, uint64_t *v)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!(*s >= '0' && *s <= '9'))
+		return -1;	/* no sign, no empty value */
+	errno = 0;
+	*v = strtoull(s, &e, 0);
+	if (errno || e == s)
+		return -1;
+	while (*e == ' ' || *e == '\t' || *e == '\r' || *e == '\n')
+		e++;
+	return *e ? -1 : 0;
+}
+
+int set_control_checked(struct ntrace_config *cfg, const char *name, uint64_t v, char *err,
+			size_t cap)
+{
+	const struct ntrace_control *c = ntrace_control_find(name);
+	struct ntrace_config_fault f = { .control = c, .value = v };
+
+	if (!c) {
+		snprintf(err, cap, "%s: not a trace control", name);
+		return -1;
+	}
+	if (ntrace_control_set(cfg, c, v)) {
+		config_fault_text(&f, err, cap);
+		return -1;
+	}
+	return 0;
+}
+
+/* One "name=value" line (trailing newline cut): 0, 1 for a warning, -1. */
+static int cfg_line(struct ntrace_config *cfg, char *line, char *err, size_t cap)
+{
+	char *eq = strchr(line, '='), *name = line, *end;
+	uint64_t v;
+
+	while (*name == ' ' || *name == '\t')
+		name++;
+	if (!*name || *name == '#' || *name == '\r')
+		return 0;
+	if (!eq) {
+		snprintf(err, cap, "not name=value");
+		return -1;
+	}
+	for (end = eq; end > name && (end[-1] == ' ' || end[-1] == '\t'); end--)
+		;
+	*end = 0;
+	if (parse_number(eq + 1, &v)) {
+		snprintf(err, cap, "%.64s: the value is not a whole number (decimal or 0x hex)", name);
+		return -1;
+	}
+	if (!strcmp(name, "trTeFormat") && v != 1) {
+		snprintf(err, cap, "trTeFormat=%llu: not an N-Trace stream (N-Trace is 1)",
+			 (unsigned long long)v);
+		return -1;
+	}
+	if (!strcmp(name, "trTeProtocolMajor") && v != 1) {
+		snprintf(err, cap, "trTeProtocolMajor=%llu: a protocol this tool does not "
+			 "decode (N-Trace 1.x is 1)", (unsigned long long)v);
+		return -1;
+	}
+	if (!strcmp(name, "trTeFormat") || !strcmp(name, "trTeProtocolMajor") ||
+	    listed(name, ignored_controls, sizeof(ignored_controls) / sizeof(ignored_controls[0])) ||
+	    has_prefix(name, ignored_prefixes, sizeof(ignored_prefixes) / sizeof(ignored_prefixes[0])))
+		return 0;
+	if (listed(name, zero_controls, sizeof(zero_controls) / sizeof(zero_controls[0])) ||
+	    !strncmp(name, ZERO_PREFIX, strlen(ZERO_PREFIX))) {
+		if (!v)
+			return 0;
+		snprintf(err, cap, "%.64s=%llu: must be 0 in N-Trace 1.0", name, (unsigned long long)v);
+		return -1;
+	}
+	if (!ntrace_control_find(name)) {
+		snprintf(err, cap, "%.64s: unknown control (ignored)", name);
+		return 1;
+	}
+	return set_control_checked(cfg, name, v, err, cap);
+}
+
+/*
+ * A side file's text (n bytes, NULs allowed: they end nothing) into cfg.
+ * Returns 0; 1 with a warning in err (the first); -1 with the error in err,
+ * "line N: ..." (cfg then partly set).
+ */
+int cfg_parse_text(const char *text, size_t n, struct ntrace_config *cfg, char *err, size_t cap)
+{
+	char line[256], msg[200];
+	size_t pos = 0;
+	unsigned lineno = 0;
+	int warned = 0;
+	struct ntrace_config_fault f;
+
+	while (pos < n) {
+		size_t len = 0;
+		int rc;
+
+		lineno++;
+		while (pos < n && text[pos] != '\n') {
+			if (len + 1 < sizeof(line))
+				line[len++] = text[pos] ? text[pos] : ' ';
+			else
+				len = sizeof(line);	/* too long: marked */
+			pos++;
+		}
+		pos++;
+		if (len >= sizeof(line)) {
+			snprintf(err, cap, "line %u: longer than %zu characters", lineno,
+				 sizeof(line) - 1);
+			return -1;
+		}
+		line[len] = 0;
+		rc = cfg_line(cfg, line, msg, sizeof(msg));
+		if (rc < 0 || (rc > 0 && !warned))
+			snprintf(err, cap, "line %u: %s", lineno, msg);
+		if (rc < 0)
+			return -1;
+		warned |= rc;
+	}
+	if (ntrace_config_explain(cfg, &f)) {
+		config_fault_text(&f, msg, sizeof(msg));
+		snprintf(err, cap, "%s", msg);
+		return -1;
+	}
+	return warned;
 }
 
 int save_cfg(const char *path)
@@ -64,29 +205,23 @@ int save_cfg(const char *path)
 		return -1;
 	fprintf(f, "# N-Trace encoder settings (RISC-V N-Trace 1.0 trace controls)\n");
 	fprintf(f, "trTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n");
-	for (size_t i = 0; i < sizeof(controls) / sizeof(controls[0]); i++)
-		fprintf(f, "%s=%lu\n", controls[i].name, get_control(i));
+	for (unsigned i = 0; i < ntrace_ncontrols; i++)
+		fprintf(f, "%s=%llu\n", ntrace_controls[i].name,
+			(unsigned long long)ntrace_control_get(&trace_cfg, &ntrace_controls[i]));
 	return fclose(f);
 }
 
 void load_cfg(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[256];
+	size_t len;
+	uint8_t *text = read_file(path, &len);
+	char err[256];
+	int rc = cfg_parse_text((const char *)text, len, &trace_cfg, err, sizeof(err));
 
-	if (!f) {
-		fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
-		exit(2);
+	free(text);
+	if (rc) {
+		fprintf(stderr, "tally-trace: %s: %s%s\n", path, rc > 0 ? "warning: " : "", err);
+		if (rc < 0)
+			exit(2);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *eq = strchr(line, '=');
-
-		if (line[0] == '#' || !eq)
-			continue;
-		*eq = 0;
-		if (!strncmp(line, "trTeFormat", 10) || !strncmp(line, "trTeProtocol", 12))
-			continue;
-		set_control(line, strtoul(eq + 1, NULL, 0));
-	}
-	fclose(f);
 }

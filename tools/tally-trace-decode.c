@@ -80,20 +80,31 @@ int fault_where(const struct ntrace_fault *f, char *out, size_t cap)
 			f->tcode >= 0 ? ntrace_tcode_name((unsigned)f->tcode) : "");
 }
 
-/* "HIST=0x5" or "I-CNT=9000006 (wider than chapter 6's 22 bits)", and the PC. */
+/* What a fault is: the error, the field and its value, the PC. */
 int fault_what(const struct ntrace_fault *f, bool lenient, char *out, size_t cap)
 {
-	int n = snprintf(out, cap, "%s", ntrace_strerror(f->err));
+	const char *err = ntrace_strerror(f->err);
+	unsigned long long v = f->value;
+	int n;
 
-	if (f->field && (size_t)n < cap)
-		n += snprintf(out + n, cap - (size_t)n, field_in_hex(f->field) ? ": %s=0x%llx" : ": %s=%llu",
-			      f->field, (unsigned long long)f->value);
-	if (f->err == NTRACE_E_TOO_LONG && f->field && field_limit(f->field) && (size_t)n < cap)
-		n += snprintf(out + n, cap - (size_t)n, lenient ?
-			      " (wider than %u bits, the most any encoder sends)" :
-			      " (wider than chapter 6's %u bits: --strict refuses it)",
-			      lenient ? NTRACE_LENIENT_BITS : field_limit(f->field));
-	if (f->has_pc && (size_t)n < cap)
+	if (f->err == NTRACE_E_TOO_LONG && f->field)
+		n = snprintf(out, cap, "%s: %s longer than 64 bits", err, f->field);
+	else if (f->err == NTRACE_E_TOO_LONG)
+		n = snprintf(out, cap, "%s: %llu bytes (%u at most)", err, v, NTRACE_MAX_MSG_BYTES);
+	else if (f->err == NTRACE_E_TRUNCATED)
+		n = snprintf(out, cap, "%s: the last %llu bytes", err, v);
+	else if (f->err == NTRACE_E_LAYOUT && !f->field)
+		n = snprintf(out, cap, "%s: %llu bytes after the last field", err, v);
+	else if (f->err == NTRACE_E_WIDE && f->field)
+		n = snprintf(out, cap, lenient ? "%s: %s=%llu (more than %u bits)" :
+			     "%s: %s=%llu (chapter 6: %u bits; --strict)", err, f->field, v,
+			     lenient ? NTRACE_LENIENT_BITS : field_limit(f->field));
+	else if (f->field)
+		n = snprintf(out, cap, field_in_hex(f->field) ? "%s: %s=0x%llx" : "%s: %s=%llu",
+			     err, f->field, v);
+	else
+		n = snprintf(out, cap, "%s", err);
+	if (f->has_pc && n >= 0 && (size_t)n < cap)
 		n += snprintf(out + n, cap - (size_t)n, ", at PC 0x%llx", (unsigned long long)f->pc);
 	return n;
 }
@@ -185,10 +196,11 @@ static void warn_wide(const struct opts *o, const struct ntrace_decoder *d)
 	if (!d->wide_fields)
 		return;
 	fault_where(f, where, sizeof(where));
-	fprintf(stderr, "tally-trace: %s: warning: %llu field%s wider than chapter 6's limits, "
-		"accepted (the first: %s=%llu, %u bits at most, at %s); --strict refuses them\n",
-		o->input, (unsigned long long)d->wide_fields, d->wide_fields > 1 ? "s" : "",
-		f->field, (unsigned long long)f->value, field_limit(f->field), where);
+	fprintf(stderr, "tally-trace: %s: warning: %llu count%s wider than chapter 6 allows, "
+		"accepted (the first: %s=%llu at %s, where chapter 6 allows %u bits); --strict "
+		"refuses them\n", o->input, (unsigned long long)d->wide_fields,
+		d->wide_fields > 1 ? "s" : "", f->field, (unsigned long long)f->value, where,
+		field_limit(f->field));
 }
 
 int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decoder *d,

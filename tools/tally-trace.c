@@ -88,9 +88,71 @@ static void load_code_arg(const char *kind, const char *arg)
 	}
 }
 
+/* Options that set a trace control: with a value, or a flag (set to 1). */
+struct control_option {
+	const char *option, *control;
+	bool value;
+};
+
+static const struct control_option control_options[] = {
+	{ "--implicit-return", "trTeInstImplicitReturnMode", true },
+	{ "--stack-depth", "ret_stack_depth", true },
+	{ "--repeat-history", "trTeInstEnRepeatedHistory", false },
+	{ "--repeat-branch", "repeat_branch", false },
+	{ "--sync-mode", "trTeInstSyncMode", true },
+	{ "--sync-max", "trTeInstSyncMax", true },
+	{ "--icnt-limit", "icnt_limit", true },
+	{ "--hist-bits", "hist_bits", true },
+	{ "--tstamp", "trTsEnable", false },
+	{ "--src-bits", "trTeSrcBits", true },
+	{ "--src-id", "trTeSrcID", true },
+	{ "--ext-addr", "trTeInstExtendAddrMSB", false },
+	{ "--sequential-jump", "trTeInstEnSequentialJump", false },
+	{ "--all-jumps", "trTeInstEnAllJumps", false },
+	{ "--icnt-full-sync", "icnt_full_sync", false },
+	{ "--context", "trTeContext", false },
+	{ "--xlen", "xlen", true },
+};
+
+static const struct control_option *control_option(const char *option)
+{
+	for (size_t i = 0; i < sizeof(control_options) / sizeof(control_options[0]); i++)
+		if (!strcmp(option, control_options[i].option))
+			return &control_options[i];
+	return NULL;
+}
+
+static void option_error(const char *option, const char *value, const char *why)
+{
+	fprintf(stderr, "tally-trace: %s %s: %s\n", option, value, why);
+	exit(2);
+}
+
+/* An option's number, whole (decimal or 0x): exits naming the option if not. */
+static uint64_t option_number(const char *option, const char *value)
+{
+	uint64_t v;
+
+	if (parse_number(value, &v))
+		option_error(option, value, "not a whole number (decimal or 0x hex)");
+	return v;
+}
+
+static void set_control_option(const char *option, const struct control_option *c, const char *v)
+{
+	char err[160];
+
+	if (set_control_checked(&trace_cfg, c->control, c->value ? option_number(option, v) : 1,
+				err, sizeof(err)))
+		option_error(option, c->value ? v : "", err);
+}
+
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
-	char *cfgfile = NULL;
+	const struct control_option *c;
+	struct ntrace_config_fault fault;
+	char *cfgfile = NULL, *end;
+	char why[160];
 
 	/* the side file first, so that options override it */
 	for (int i = 2; i < argc - 1; i++) {
@@ -112,51 +174,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--mode")) {
 			NEEDV();
 			o->mode_set = true;
+			if (strcmp(v, "btm") && strcmp(v, "htm"))
+				option_error(a, v, "btm or htm");
 			trace_cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM :
-					   !strcmp(v, "btm") ? NTRACE_INST_MODE_BTM : 0;
-		} else if (!strcmp(a, "--implicit-return")) {
-			NEEDV();
-			trace_cfg.trTeInstImplicitReturnMode = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--stack-depth")) {
-			NEEDV();
-			trace_cfg.ret_stack_depth = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--repeat-history")) {
-			trace_cfg.trTeInstEnRepeatedHistory = true;
-		} else if (!strcmp(a, "--repeat-branch")) {
-			trace_cfg.repeat_branch = true;
-		} else if (!strcmp(a, "--sync-mode")) {
-			NEEDV();
-			trace_cfg.trTeInstSyncMode = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--sync-max")) {
-			NEEDV();
-			trace_cfg.trTeInstSyncMax = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--icnt-limit")) {
-			NEEDV();
-			trace_cfg.icnt_limit = (uint32_t)strtoul(v, NULL, 0);
-		} else if (!strcmp(a, "--hist-bits")) {
-			NEEDV();
-			trace_cfg.hist_bits = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--tstamp")) {
-			trace_cfg.trTsEnable = true;
-		} else if (!strcmp(a, "--src-bits")) {
-			NEEDV();
-			trace_cfg.trTeSrcBits = (uint8_t)atoi(v);
-		} else if (!strcmp(a, "--src-id")) {
-			NEEDV();
-			trace_cfg.trTeSrcID = (uint16_t)atoi(v);
-		} else if (!strcmp(a, "--ext-addr")) {
-			trace_cfg.trTeInstExtendAddrMSB = true;
-		} else if (!strcmp(a, "--sequential-jump")) {
-			trace_cfg.trTeInstEnSequentialJump = true;
-		} else if (!strcmp(a, "--all-jumps")) {
-			trace_cfg.trTeInstEnAllJumps = true;
-		} else if (!strcmp(a, "--icnt-full-sync")) {
-			trace_cfg.icnt_full_sync = true;
-		} else if (!strcmp(a, "--context")) {
-			trace_cfg.trTeContext = true;
-		} else if (!strcmp(a, "--xlen")) {
-			NEEDV();
-			trace_cfg.xlen = (uint8_t)atoi(v);
+								    NTRACE_INST_MODE_BTM;
+		} else if ((c = control_option(a))) {
+			if (c->value)
+				NEEDV();
+			set_control_option(a, c, v);
 		} else if (!strcmp(a, "--elf") || !strcmp(a, "--raw") || !strcmp(a, "--code") ||
 			   !strcmp(a, "--syms")) {
 			NEEDV();
@@ -191,13 +216,17 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->symbols = true;
 		} else if (!strcmp(a, "--max-instructions")) {
 			NEEDV();
-			o->max_instructions = strtoull(v, NULL, 0);
+			o->max_instructions = option_number(a, v);
 		} else if (!strcmp(a, "--src")) {
 			NEEDV();
-			o->src = atoi(v);
+			if (option_number(a, v) >= 1u << NTRACE_MAX_SRC)
+				option_error(a, v, "a SRC is 0..4095");
+			o->src = (int)option_number(a, v);
 		} else if (!strcmp(a, "--stop-at")) {
 			NEEDV();
-			o->stop_at = strtoull(v, NULL, 16);
+			o->stop_at = strtoull(v, &end, 16);
+			if (end == v || *end)
+				option_error(a, v, "not a hex address");
 			o->has_stop_at = true;
 		} else if (!strcmp(a, "--plugin")) {
 			o->plugin = "";
@@ -217,8 +246,16 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (o->nelf)
 		trace_cfg.xlen = (uint8_t)image_xlen;
-	if (ntrace_config_check(&trace_cfg)) {
-		fprintf(stderr, "tally-trace: invalid trace controls\n");
+	if (ntrace_config_explain(&trace_cfg, &fault)) {
+		config_fault_text(&fault, why, sizeof(why));
+		fprintf(stderr, "tally-trace: invalid trace controls: %s%s\n", why,
+			o->nelf && fault.control == ntrace_control_find("xlen") ?
+			" (from the ELF files)" : "");
+		exit(2);
+	}
+	if (o->src >= 0 && ntrace_src_bits(&trace_cfg) && o->src >> ntrace_src_bits(&trace_cfg)) {
+		fprintf(stderr, "tally-trace: --src %d: above the %u-bit SRC field (trTeSrcBits)\n",
+			o->src, ntrace_src_bits(&trace_cfg));
 		exit(2);
 	}
 }

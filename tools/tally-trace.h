@@ -83,7 +83,17 @@ int addr_out_finish(struct addr_out *a);
 /* ---- tally-trace-cfg.c: the side file ------------------------------------ */
 
 int save_cfg(const char *path);
+/* Reads a side file into trace_cfg; exits with the line at fault if it is wrong. */
 void load_cfg(const char *path);
+/* A side file's text into cfg: 0; 1 with a warning in err; -1 with the error. */
+int cfg_parse_text(const char *text, size_t n, struct ntrace_config *cfg, char *err, size_t cap);
+/* Sets a control by name within its valid values: 0, or -1 with why in err. */
+int set_control_checked(struct ntrace_config *cfg, const char *name, uint64_t v, char *err,
+			size_t cap);
+/* "hist_bits=258 (valid: 2..32)" */
+int config_fault_text(const struct ntrace_config_fault *f, char *out, size_t cap);
+/* A whole unsigned decimal or 0x number (surrounding blanks allowed): 0, else -1. */
+int parse_number(const char *s, uint64_t *v);
 
 /* ---- tally-trace-encode.c: executed instructions to ingress records ------ */
 

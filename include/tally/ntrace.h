@@ -162,6 +162,34 @@ struct ntrace_config {
 void ntrace_config_default(struct ntrace_config *cfg);
 /* 0 if usable, else a negative NTRACE_E_* code. */
 int ntrace_config_check(const struct ntrace_config *cfg);
+
+/*
+ * Every control (and implementation parameter) of struct ntrace_config by
+ * name, with its valid values: the side file's names.
+ */
+struct ntrace_control {
+	const char *name;	/* the spec's name (or this implementation's) */
+	uint16_t offset;	/* in struct ntrace_config */
+	uint8_t size;		/* 1, 2 or 4 bytes; 0: a bool */
+	uint32_t min, max;	/* valid values */
+	const char *values;	/* the valid values when not all of min..max, or NULL */
+};
+extern const struct ntrace_control ntrace_controls[];
+extern const unsigned ntrace_ncontrols;
+const struct ntrace_control *ntrace_control_find(const char *name);
+uint64_t ntrace_control_get(const struct ntrace_config *cfg, const struct ntrace_control *c);
+/* NTRACE_OK, or NTRACE_E_CONFIG (cfg unchanged) when v is not min..max:
+ * never cut to the field's width. */
+int ntrace_control_set(struct ntrace_config *cfg, const struct ntrace_control *c, uint64_t v);
+
+/* Why a configuration is not usable: the control, its value, what it may be. */
+struct ntrace_config_fault {
+	const struct ntrace_control *control;
+	uint64_t value;
+	const char *why;	/* the rule broken; NULL: not in min..max */
+};
+/* As ntrace_config_check, saying which control is at fault in *f. */
+int ntrace_config_explain(const struct ntrace_config *cfg, struct ntrace_config_fault *f);
 /* SRC field width in messages (0 if not sent). */
 unsigned ntrace_src_bits(const struct ntrace_config *cfg);
 
@@ -184,6 +212,8 @@ enum ntrace_error {
 	NTRACE_E_STACK		= -13,	/* decoder: implicit return, empty stack */
 	NTRACE_E_LOST		= -14,	/* decoder: Error message (trace lost) */
 	NTRACE_E_FIELD		= -15,	/* encoder: field value out of range */
+	NTRACE_E_WIDE		= -16,	/* decoder: a count wider than chapter 6's
+					   limit (or, lenient, than NTRACE_LENIENT_BITS) */
 };
 const char *ntrace_strerror(int err);
 const char *ntrace_tcode_name(unsigned tcode);

@@ -98,7 +98,7 @@ static void fault_field(struct ntrace_fault *f, const struct ntrace_msg *m, int 
 
 	f->field = "I-CNT";
 	f->value = m->icnt;
-	if (err == NTRACE_E_TOO_LONG) {
+	if (err == NTRACE_E_WIDE) {
 		wide_field(m, &f->field, &f->value);
 	} else if (m->tcode == NTRACE_TCODE_ERROR) {
 		f->field = "ETYPE";
@@ -524,7 +524,7 @@ int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		d->tstamp = ntrace_tcode_is_sync(m->tcode) ? m->tstamp : d->tstamp + m->tstamp;
 	if (wide_field(m, &field, &value)) {
 		if (!d->lenient || value >> NTRACE_LENIENT_BITS)
-			return fail(d, m, NTRACE_E_TOO_LONG);
+			return fail(d, m, NTRACE_E_WIDE);
 		if (!d->wide_fields++)
 			d->wide_first = (struct ntrace_fault){
 				.offset = d->msg_offset, .msg = d->msg_number, .tcode = m->tcode,

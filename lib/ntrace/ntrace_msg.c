@@ -21,29 +21,123 @@ void ntrace_config_default(struct ntrace_config *cfg)
 	};
 }
 
-int ntrace_config_check(const struct ntrace_config *cfg)
+/*
+ * Every control of struct ntrace_config by name, with the values it may
+ * take: the side file's names, and what ntrace_config_explain checks.
+ */
+#define CONTROL(f, lo, hi, text) {						\
+	#f, offsetof(struct ntrace_config, f),					\
+	sizeof(((struct ntrace_config *)0)->f), lo, hi, text }
+#define FLAG(f)	{ #f, offsetof(struct ntrace_config, f), 0, 0, 1, 0 }
+
+const struct ntrace_control ntrace_controls[] = {
+	CONTROL(trTeInstMode, NTRACE_INST_MODE_BTM, NTRACE_INST_MODE_HTM, "3 (BTM) or 6 (HTM)"),
+	FLAG(trTeContext),
+	FLAG(trTeInhibitSrc),
+	CONTROL(trTeSrcBits, 0, NTRACE_MAX_SRC, 0),
+	CONTROL(trTeSrcID, 0, (1u << NTRACE_MAX_SRC) - 1, 0),
+	CONTROL(trTeInstSyncMode, 0, 3, 0),
+	CONTROL(trTeInstSyncMax, 0, 15, 0),
+	CONTROL(trTeInstImplicitReturnMode, 0, 3, 0),
+	FLAG(trTeInstEnRepeatedHistory),
+	FLAG(trTeInstExtendAddrMSB),
+	FLAG(trTsEnable),
+	FLAG(trTeInstEnSequentialJump),
+	FLAG(trTeInstEnAllJumps),
+	FLAG(icnt_full_sync),
+	FLAG(repeat_branch),
+	CONTROL(xlen, 32, 64, "32 or 64"),
+	CONTROL(ret_stack_depth, 1, NTRACE_STACK_MAX, 0),
+	CONTROL(icnt_limit, 2, (1u << NTRACE_MAX_ICNT) - 8, 0),
+	CONTROL(hist_bits, 2, NTRACE_MAX_HIST, 0),
+	CONTROL(hrepeat_max, 1, (1u << NTRACE_MAX_HREPEAT) - 1, 0),
+	CONTROL(bcnt_max, 1, (1u << NTRACE_MAX_BCNT) - 1, 0),
+};
+const unsigned ntrace_ncontrols = sizeof(ntrace_controls) / sizeof(ntrace_controls[0]);
+
+#undef CONTROL
+#undef FLAG
+
+static bool same_name(const char *a, const char *b)
 {
-	if (cfg->trTeInstMode != NTRACE_INST_MODE_BTM &&
-	    cfg->trTeInstMode != NTRACE_INST_MODE_HTM)
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+const struct ntrace_control *ntrace_control_find(const char *name)
+{
+	for (unsigned i = 0; i < ntrace_ncontrols; i++)
+		if (same_name(ntrace_controls[i].name, name))
+			return &ntrace_controls[i];
+	return 0;
+}
+
+uint64_t ntrace_control_get(const struct ntrace_config *cfg, const struct ntrace_control *c)
+{
+	const uint8_t *p = (const uint8_t *)cfg + c->offset;
+
+	switch (c->size) {
+	case 0:	return *(const bool *)p;
+	case 1:	return *p;
+	case 2:	return *(const uint16_t *)p;
+	default:	return *(const uint32_t *)p;
+	}
+}
+
+int ntrace_control_set(struct ntrace_config *cfg, const struct ntrace_control *c, uint64_t v)
+{
+	uint8_t *p = (uint8_t *)cfg + c->offset;
+
+	if (v < c->min || v > c->max)
 		return NTRACE_E_CONFIG;
-	if (cfg->trTeSrcBits > NTRACE_MAX_SRC || cfg->trTeInstSyncMode > 3 ||
-	    cfg->trTeInstSyncMax > 15 || cfg->trTeInstImplicitReturnMode > 3)
-		return NTRACE_E_CONFIG;
+	switch (c->size) {
+	case 0:	*(bool *)p = v != 0; break;
+	case 1:	*p = (uint8_t)v; break;
+	case 2:	*(uint16_t *)p = (uint16_t)v; break;
+	default:	*(uint32_t *)p = (uint32_t)v; break;
+	}
+	return NTRACE_OK;
+}
+
+static int config_fault(struct ntrace_config_fault *f, const char *name, uint64_t value,
+			const char *why)
+{
+	f->control = ntrace_control_find(name);
+	f->value = value;
+	f->why = why;
+	return NTRACE_E_CONFIG;
+}
+
+int ntrace_config_explain(const struct ntrace_config *cfg, struct ntrace_config_fault *f)
+{
+	for (unsigned i = 0; i < ntrace_ncontrols; i++) {
+		const struct ntrace_control *c = &ntrace_controls[i];
+		uint64_t v = ntrace_control_get(cfg, c);
+
+		if (v < c->min || v > c->max)
+			return config_fault(f, c->name, v, c->values);
+	}
+	if (cfg->trTeInstMode != NTRACE_INST_MODE_BTM && cfg->trTeInstMode != NTRACE_INST_MODE_HTM)
+		return config_fault(f, "trTeInstMode", cfg->trTeInstMode, "3 (BTM) or 6 (HTM)");
 	if (cfg->xlen != 32 && cfg->xlen != 64)
-		return NTRACE_E_CONFIG;
+		return config_fault(f, "xlen", cfg->xlen, "32 or 64");
 	/* SYNC=4 for a full I-CNT "may be only used in BTM mode" (ch. 8) */
 	if (cfg->icnt_full_sync && cfg->trTeInstMode != NTRACE_INST_MODE_BTM)
-		return NTRACE_E_CONFIG;
-	if (cfg->ret_stack_depth < 1 || cfg->ret_stack_depth > NTRACE_STACK_MAX)
-		return NTRACE_E_CONFIG;
-	if (cfg->icnt_limit < 2 || cfg->icnt_limit > (1u << NTRACE_MAX_ICNT) - 8)
-		return NTRACE_E_CONFIG;
-	if (cfg->hist_bits < 2 || cfg->hist_bits > NTRACE_MAX_HIST)
-		return NTRACE_E_CONFIG;
-	if (cfg->hrepeat_max < 1 || cfg->hrepeat_max >= (1u << NTRACE_MAX_HREPEAT) ||
-	    cfg->bcnt_max < 1 || cfg->bcnt_max >= (1u << NTRACE_MAX_BCNT))
-		return NTRACE_E_CONFIG;
+		return config_fault(f, "icnt_full_sync", 1, "only in BTM (trTeInstMode=3)");
+	if (ntrace_src_bits(cfg) && cfg->trTeSrcID >> cfg->trTeSrcBits)
+		return config_fault(f, "trTeSrcID", cfg->trTeSrcID,
+				    "must fit in trTeSrcBits bits (the SRC field)");
 	return NTRACE_OK;
+}
+
+int ntrace_config_check(const struct ntrace_config *cfg)
+{
+	struct ntrace_config_fault f;
+
+	return ntrace_config_explain(cfg, &f);
 }
 
 unsigned ntrace_src_bits(const struct ntrace_config *cfg)
@@ -71,6 +165,7 @@ const char *ntrace_strerror(int err)
 	case NTRACE_E_STACK:		return "implicit return with an empty call stack";
 	case NTRACE_E_LOST:		return "trace lost (Error message)";
 	case NTRACE_E_FIELD:		return "field value out of range";
+	case NTRACE_E_WIDE:		return "count wider than the spec's limit";
 	}
 	return "unknown error";
 }

@@ -70,16 +70,16 @@ else
 	# halfwords (23 bits); the mode comes from the stream (ResourceFull HIST)
 	if "$tool" decode --elf "$work/loop.elf" -o "$work/rpt.dec" "$work/loop-rpt.nex" \
 		2>"$work/rpt.log" && cmp -s "$work/rpt.dec" "$work/loop.addr" &&
-	   grep -q 'accepted (the first: I-CNT=45[0-9]\{5\}, 22 bits at most' "$work/rpt.log" &&
+	   grep -q 'accepted (the first: I-CNT=45[0-9]\{5\} at byte 0x[0-9a-f]* (message [0-9]*, [A-Za-z]*), where chapter 6 allows 22 bits' "$work/rpt.log" &&
 	   grep -q 'trTeInstMode=6 (HTM) from the stream' "$work/rpt.log"; then
-		pass "reference stream, one I-CNT of 23 bits, no side file: HTM detected, decoded == executed ($loop_n instructions), $(grep -o '[0-9]* field.*accepted (the first: I-CNT=[0-9]*' "$work/rpt.log")"
+		pass "reference stream, one I-CNT of 23 bits, no side file: HTM detected, decoded == executed ($loop_n instructions), $(grep -o '[0-9]* count.*accepted (the first: I-CNT=[0-9]*' "$work/rpt.log")"
 	else
 		fail "reference stream with a 23-bit I-CNT: $(head -3 "$work/rpt.log")"
 	fi
 	# --strict: refused, with where and what
 	if ! "$tool" decode --strict --elf "$work/loop.elf" -o /dev/null "$work/loop-rpt.nex" \
 		2>"$work/strict.log" &&
-	   grep -q 'byte 0x[0-9a-f]* (message [0-9]*, [A-Za-z]*): message or field too long: I-CNT=45[0-9]\{5\} (wider than chapter 6.s 22 bits' "$work/strict.log"; then
+	   grep -q 'byte 0x[0-9a-f]* (message [0-9]*, [A-Za-z]*): count wider than the spec.s limit: I-CNT=45[0-9]\{5\} (chapter 6: 22 bits; --strict)' "$work/strict.log"; then
 		pass "--strict refuses it: $(grep -m1 'I-CNT=' "$work/strict.log" | sed 's/^tally-trace: //')"
 	else
 		fail "--strict: $(cat "$work/strict.log")"
@@ -215,6 +215,73 @@ if ! "$tool" decode --format bogus "$work/seq.ntr" 2>"$work/in.log" &&
 	pass "--format bogus: names the formats"
 else
 	fail "--format bogus: $(cat "$work/in.log")"
+fi
+
+# ---- 6. trace controls: side-file values are refused, not cut to their width -------
+check_cfg() {	# side-file text, expected message
+	local text=$1 want=$2
+	printf '%s\n' "$text" >"$work/c.cfg"
+	if ! "$tool" decode --cfg "$work/c.cfg" --elf "$work/short.elf" -o /dev/null \
+		"$work/htm.ntr" 2>"$work/c.log" && grep -q -- "$want" "$work/c.log"; then
+		pass "side file '$(echo "$text" | tr '\n' ' ' | sed 's/ $//')': $(sed "s|^tally-trace: $work/||" "$work/c.log" | head -1)"
+	else
+		fail "side file '$text': $(cat "$work/c.log")"
+	fi
+}
+check_cfg "xlen=320" "c.cfg: line 1: xlen=320 (valid: 32 or 64)"
+check_cfg "hist_bits=258" "line 1: hist_bits=258 (valid: 2..32)"
+check_cfg "icnt_limit=4294967298" "line 1: icnt_limit=4294967298 (valid: 2..4194296)"
+check_cfg "trTeInstMode=259" "line 1: trTeInstMode=259 (valid: 3 (BTM) or 6 (HTM))"
+check_cfg "trTeInstMode=6
+icnt_full_sync=1" "icnt_full_sync=1: only in BTM"
+check_cfg "trTeFormat=2" "trTeFormat=2: not an N-Trace stream"
+check_cfg "xlen=64x" "line 1: xlen: the value is not a whole number"
+check_cfg "trTeInstEnBranchPrediction=1" "trTeInstEnBranchPrediction=1: must be 0"
+check_option() {	# options, expected message
+	local opts=$1 want=$2
+	# shellcheck disable=SC2086
+	if ! "$tool" encode $opts -o /dev/null "$work/short.addr" 2>"$work/c.log" &&
+	   grep -q -- "$want" "$work/c.log"; then
+		pass "options '$opts': $(sed 's/^tally-trace: //' "$work/c.log" | head -1)"
+	else
+		fail "options '$opts': $(cat "$work/c.log")"
+	fi
+}
+check_option "--hist-bits 258" "hist-bits 258: hist_bits=258 (valid: 2..32)"
+check_option "--mode htm --icnt-full-sync" "invalid trace controls: icnt_full_sync=1: only in BTM"
+check_option "--implicit-return x" "implicit-return x: not a whole number"
+check_option "--mode tm" "mode tm: btm or htm"
+
+# ---- 7. dump: every byte of every message ---------------------------------------------
+# an IndirectBranchHistSync with every field at its widest (SRC 12 bits,
+# I-CNT 30, F-ADDR 63, HIST 32, TSTAMP 64): the spec's longest message
+printf 'trTeSrcBits=12\ntrTsEnable=1\n' >"$work/long.cfg"
+python3 - "$work/long.ntr" <<'PY'
+import sys
+out, cur, nb = [], 0, 0
+def put(v, bits, var=False):
+    global cur, nb
+    for i in range(bits):
+        cur |= ((v >> i) & 1) << nb
+        nb += 1
+        if nb == 6:
+            out.append(cur << 2); cur = nb = 0
+    if var:
+        if nb:
+            out.append(cur << 2); cur = nb = 0
+        out[-1] |= 1
+put(29, 6); put(0xfff, 12); put(2, 4); put(0, 2)
+for bits in (30, 63, 32, 64):
+    put((1 << bits) - 1, bits, True)
+out[-1] |= 3
+open(sys.argv[1], "wb").write(bytes(out))
+PY
+"$tool" dump --cfg "$work/long.cfg" "$work/long.ntr" >"$work/long.dump" 2>&1
+if [[ $(wc -l <"$work/long.dump") -eq 1 ]] && grep -q 'IndirectBranchHistSync.*HIST=0xffffffff' "$work/long.dump" &&
+   [[ $(cut -d: -f2 "$work/long.dump" | grep -o '^\( [0-9a-f][0-9a-f]\)*' | tr -d ' ') == $(od -An -tx1 -v "$work/long.ntr" | tr -d ' \n') ]]; then
+	pass "dump shows all $(stat -c %s "$work/long.ntr") bytes of an IndirectBranchHistSync with every field at its widest (the spec's longest message)"
+else
+	fail "dump of a $(stat -c %s "$work/long.ntr")-byte message: $(cat "$work/long.dump")"
 fi
 
 rm -f "$work/loop.pcseq" "$work/loop.addr" "$work"/*.dec "$work"/*.pco "$work"/*.pconly \

@@ -3,7 +3,7 @@
  * Host unit tests of lib/ntrace's error surface: every parse or decode error
  * names its byte offset, message number, field and value (struct
  * ntrace_fault); the decoder's SRC filter; counts wider than chapter 6's
- * limits (lenient); trTeInstMode from a stream.
+ * limits (lenient); trTeInstMode from a stream; the controls by name.
  * One line per check: "[prefix]PASS: ntrace-faults: ..." / "FAIL: ...".
  */
 #include <stdio.h>
@@ -186,9 +186,9 @@ static void test_decoder_faults(void)
 					       .icnt = 49231905 });
 	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
 	ntrace_dec_buffer(d, s.b, s.n);
-	CHECK(d->errors == 1 && d->fault.err == NTRACE_E_TOO_LONG && d->fault.offset == at &&
+	CHECK(d->errors == 1 && d->fault.err == NTRACE_E_WIDE && d->fault.offset == at &&
 	      d->fault.msg == 2 && field_is(&d->fault, "I-CNT") && d->fault.value == 49231905,
-	      "I-CNT=49231905 (26 bits): NTRACE_E_TOO_LONG naming I-CNT and its value");
+	      "I-CNT=49231905 (26 bits): NTRACE_E_WIDE naming I-CNT and its value");
 
 	/* lenient: accepted and counted, the first one remembered */
 	s.n = 0;
@@ -216,7 +216,7 @@ static void test_decoder_faults(void)
 	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
 	d->lenient = true;
 	ntrace_dec_buffer(d, s.b, s.n);
-	CHECK(d->errors == 1 && d->fault.err == NTRACE_E_TOO_LONG && field_is(&d->fault, "B-CNT") &&
+	CHECK(d->errors == 1 && d->fault.err == NTRACE_E_WIDE && field_is(&d->fault, "B-CNT") &&
 	      d->fault.value == 1ull << 32 && d->wide_fields == 0,
 	      "lenient: a B-CNT of 33 bits is still refused, named");
 
@@ -316,6 +316,67 @@ static void test_stream_mode(void)
 	CHECK(mode == -1, "ProgTraceCorrelation CDF=1 counts as HIST");
 }
 
+/* The controls by name: never cut to their width, every rule named. */
+static void test_controls(void)
+{
+	struct ntrace_config c, before;
+	struct ntrace_config_fault f;
+	const struct ntrace_control *hb = ntrace_control_find("hist_bits");
+	const struct ntrace_control *mode = ntrace_control_find("trTeInstMode");
+	int ok = 1;
+
+	ntrace_config_default(&c);
+	for (unsigned i = 0; i < ntrace_ncontrols; i++) {
+		const struct ntrace_control *k = &ntrace_controls[i];
+		struct ntrace_config t = c;
+
+		/* min and max round-trip; one past max is refused, t unchanged */
+		ok &= ntrace_control_set(&t, k, k->min) == NTRACE_OK &&
+		      ntrace_control_get(&t, k) == k->min &&
+		      ntrace_control_set(&t, k, k->max) == NTRACE_OK &&
+		      ntrace_control_get(&t, k) == k->max &&
+		      ntrace_control_set(&t, k, (uint64_t)k->max + 1) == NTRACE_E_CONFIG &&
+		      ntrace_control_get(&t, k) == k->max;
+	}
+	CHECK(ok, "all %u controls: min and max set and read back, "
+	      "max + 1 refused", ntrace_ncontrols);
+
+	before = c;
+	CHECK(hb && ntrace_control_set(&c, hb, 258) == NTRACE_E_CONFIG && c.hist_bits == before.hist_bits &&
+	      ntrace_control_set(&c, mode, 259) == NTRACE_E_CONFIG &&
+	      c.trTeInstMode == NTRACE_INST_MODE_BTM &&
+	      ntrace_control_set(&c, ntrace_control_find("icnt_limit"), 4294967298ull) ==
+		      NTRACE_E_CONFIG && c.icnt_limit == before.icnt_limit &&
+	      ntrace_control_set(&c, ntrace_control_find("xlen"), 320) == NTRACE_E_CONFIG &&
+	      c.xlen == 64,
+	      "hist_bits=258, trTeInstMode=259, icnt_limit=4294967298, xlen=320: refused, "
+	      "not cut to 2, 3, 2, 64");
+
+	c.trTeInstMode = 4;
+	CHECK(ntrace_config_explain(&c, &f) == NTRACE_E_CONFIG && f.control == mode && f.value == 4 &&
+	      f.why && !strcmp(f.why, "3 (BTM) or 6 (HTM)"), "trTeInstMode=4: named, 3 or 6");
+	ntrace_config_default(&c);
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.icnt_full_sync = true;
+	CHECK(ntrace_config_explain(&c, &f) == NTRACE_E_CONFIG &&
+	      f.control == ntrace_control_find("icnt_full_sync") && strstr(f.why, "only in BTM"),
+	      "icnt_full_sync in HTM: named, only in BTM");
+	ntrace_config_default(&c);
+	c.trTeSrcBits = 2;
+	c.trTeSrcID = 7;
+	CHECK(ntrace_config_explain(&c, &f) == NTRACE_E_CONFIG &&
+	      f.control == ntrace_control_find("trTeSrcID") && f.value == 7,
+	      "trTeSrcID=7 with a 2-bit SRC: named");
+	ntrace_config_default(&c);
+	c.ret_stack_depth = 0;
+	CHECK(ntrace_config_explain(&c, &f) == NTRACE_E_CONFIG &&
+	      f.control == ntrace_control_find("ret_stack_depth") && !f.why,
+	      "ret_stack_depth=0: named, out of its range 1..32");
+	ntrace_config_default(&c);
+	CHECK(ntrace_config_explain(&c, &f) == NTRACE_OK && ntrace_config_check(&c) == NTRACE_OK,
+	      "the defaults are valid");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -325,6 +386,7 @@ int main(int argc, char **argv)
 	test_decoder_faults();
 	test_src_filter();
 	test_stream_mode();
+	test_controls();
 	printf("%s%d checks, %d failed\n", prefix, checks, failures);
 	return failures ? 1 : 0;
 }
