@@ -197,17 +197,32 @@ int cfg_parse_text(const char *text, size_t n, struct ntrace_config *cfg, char *
 	return warned;
 }
 
+/* cfg as a side file's text: the length it needs (as snprintf). */
+int cfg_format_text(const struct ntrace_config *cfg, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	n += (size_t)snprintf(out, cap, "# N-Trace encoder settings (RISC-V N-Trace 1.0 trace "
+			      "controls)\ntrTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n");
+	for (unsigned i = 0; i < ntrace_ncontrols; i++)
+		n += (size_t)snprintf(out + (n < cap ? n : cap), n < cap ? cap - n : 0, "%s=%llu\n",
+				      ntrace_controls[i].name,
+				      (unsigned long long)ntrace_control_get(cfg, &ntrace_controls[i]));
+	return (int)n;
+}
+
 int save_cfg(const char *path)
 {
+	char text[2048];
 	FILE *f = fopen(path, "w");
+	int n = cfg_format_text(&trace_cfg, text, sizeof(text));
 
 	if (!f)
 		return -1;
-	fprintf(f, "# N-Trace encoder settings (RISC-V N-Trace 1.0 trace controls)\n");
-	fprintf(f, "trTeFormat=1\ntrTeProtocolMajor=1\ntrTeProtocolMinor=0\n");
-	for (unsigned i = 0; i < ntrace_ncontrols; i++)
-		fprintf(f, "%s=%llu\n", ntrace_controls[i].name,
-			(unsigned long long)ntrace_control_get(&trace_cfg, &ntrace_controls[i]));
+	if (n < 0 || (size_t)n >= sizeof(text) || fwrite(text, 1, (size_t)n, f) != (size_t)n) {
+		fclose(f);
+		return -1;
+	}
 	return fclose(f);
 }
 

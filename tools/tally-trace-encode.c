@@ -209,9 +209,15 @@ int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s.cfg", o->out);
-	save_cfg(path);
+	if (save_cfg(path)) {
+		fprintf(stderr, "tally-trace: cannot write %s\n", path);
+		return 1;
+	}
 	snprintf(path, sizeof(path), "%s.code", o->out);
-	image_save_words(path);
+	if (image_save_words(path)) {
+		fprintf(stderr, "tally-trace: cannot write %s\n", path);
+		return 1;
+	}
 	if (!o->quiet)
 		fprintf(stderr,
 			"tally-trace: %llu instructions, %llu messages, %zu bytes, %.3f bits/instruction, "

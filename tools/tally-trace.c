@@ -12,15 +12,11 @@
  * This file: the command line (options, the trace controls they set) and
  * small helpers; each subcommand has its own file (tally-trace.h lists them).
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "tally-trace.h"
-
-struct ntrace_config trace_cfg;
 
 /* ---- options ------------------------------------------------------------------- */
 
@@ -62,6 +58,13 @@ void usage(void)
 	exit(2);
 }
 
+static void option_error(const char *option, const char *value, const char *why)
+{
+	fprintf(stderr, "tally-trace: %s %s: %s\n", option, value, why);
+	exit(2);
+}
+
+/* --elf, --syms, --code, --raw FILE@ADDR: the loaders say what is wrong. */
 static void load_code_arg(const char *kind, const char *arg)
 {
 	int rc;
@@ -75,17 +78,18 @@ static void load_code_arg(const char *kind, const char *arg)
 	} else {
 		char *at = strrchr(arg, '@');
 		char *path = strdup(arg);
+		uint64_t base;
 
-		if (!at)
-			usage();
+		if (!at || !path)
+			option_error(kind, arg, "FILE@ADDRESS");
+		if (parse_number(at + 1, &base) || (base & 1))
+			option_error(kind, arg, "the address is not an even whole number");
 		path[at - arg] = 0;
-		rc = image_load_raw(path, strtoull(at + 1, NULL, 0));
+		rc = image_load_raw(path, base);
 		free(path);
 	}
-	if (rc) {
-		fprintf(stderr, "tally-trace: cannot load %s\n", arg);
+	if (rc)
 		exit(2);
-	}
 }
 
 /* Options that set a trace control: with a value, or a flag (set to 1). */
@@ -120,12 +124,6 @@ static const struct control_option *control_option(const char *option)
 		if (!strcmp(option, control_options[i].option))
 			return &control_options[i];
 	return NULL;
-}
-
-static void option_error(const char *option, const char *value, const char *why)
-{
-	fprintf(stderr, "tally-trace: %s %s: %s\n", option, value, why);
-	exit(2);
 }
 
 /* An option's number, whole (decimal or 0x): exits naming the option if not. */
@@ -258,75 +256,6 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->src, ntrace_src_bits(&trace_cfg));
 		exit(2);
 	}
-}
-
-double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-FILE *open_out(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
-		exit(2);
-	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	return f;
-}
-
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- output buffer ---------------------------------------------------------------- */
-
-void obuf_sink(void *ctx, const uint8_t *bytes, size_t n)
-{
-	struct obuf *o = ctx;
-
-	if (o->n + n > o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 1 << 20;
-		o->b = realloc(o->b, o->cap);
-		if (!o->b) {
-			fprintf(stderr, "tally-trace: out of memory\n");
-			exit(2);
-		}
-	}
-	memcpy(o->b + o->n, bytes, n);
-	o->n += n;
-}
-
-uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
-
-	if (!f) {
-		fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
-		exit(2);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc(n > 0 ? (size_t)n : 1);
-	if (!b || (n > 0 && fread(b, 1, (size_t)n, f) != (size_t)n)) {
-		fprintf(stderr, "tally-trace: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
 }
 
 

@@ -2,7 +2,8 @@
 /*
  * tally-trace: what the host tool's files share.
  *
- *   tally-trace.c          main, options, small helpers
+ *   tally-trace.c          main, options (the trace controls they set)
+ *   tally-trace-util.c     files, clocks, the output buffer (fuzz targets link it)
  *   tally-trace-cfg.c      the side file T.ntr.cfg (trace controls by name)
  *   tally-trace-encode.c   the ingress port from executed instructions; encode
  *   tally-trace-input.c    the logs it reads: QEMU, Spike, PCSEQ, PCONLY
@@ -13,7 +14,8 @@
  *   tally-trace-stats.c    stats
  *   tally-trace-profile.c  profile (functions, SBI calls)
  *   tally-trace-flame.c    the profile's flame graph (SVG)
- *   tally-trace-image.c    the code: ELF files, raw binaries, captured words
+ *   tally-trace-image.c    the code: segments, raw binaries, captured words
+ *   tally-trace-elf.c      ELF files, checked before they are read
  */
 #ifndef TALLY_TRACE_TOOL_H
 #define TALLY_TRACE_TOOL_H
@@ -22,7 +24,7 @@
 #include <stdio.h>
 #include <tally/ntrace.h>
 
-/* ---- tally-trace.c: options and helpers ---------------------------------- */
+/* ---- tally-trace.c and tally-trace-util.c: options and helpers ------------- */
 
 /* Executed addresses out (tally-trace-output.c): 80000000, 0x80000000, PCSEQ */
 enum addr_format { ADDR_HEX, ADDR_PCONLY, ADDR_PCSEQ };
@@ -85,6 +87,8 @@ int addr_out_finish(struct addr_out *a);
 int save_cfg(const char *path);
 /* Reads a side file into trace_cfg; exits with the line at fault if it is wrong. */
 void load_cfg(const char *path);
+/* cfg as a side file's text: the length it needs (as snprintf). */
+int cfg_format_text(const struct ntrace_config *cfg, char *out, size_t cap);
 /* A side file's text into cfg: 0; 1 with a warning in err; -1 with the error. */
 int cfg_parse_text(const char *text, size_t n, struct ntrace_config *cfg, char *err, size_t cap);
 /* Sets a control by name within its valid values: 0, or -1 with why in err. */
@@ -202,5 +206,16 @@ bool image_covers(uint64_t addr);
 const struct ntrace_insn *image_lookup(void *ctx, uint64_t addr);
 const struct ntrace_insn *image_range(void *ctx, uint64_t addr, uint64_t *base, uint64_t *end);
 const char *image_symbol(uint64_t addr, uint64_t *start);
+/* For the ELF loader: a segment to fill, a code symbol, then sort them. */
+uint8_t *image_add_segment(uint64_t base, uint64_t size);
+void image_add_symbol(uint64_t addr, uint64_t size, const char *name);
+void image_sort_symbols(void);
+void image_reset(void);
+
+/* ---- tally-trace-elf.c ------------------------------------------------------ */
+
+/* An ELF file's bytes: checked whole, then its PT_LOAD segments (code) and
+ * code symbols added to the image.  0, or -1 with what is wrong in err. */
+int elf_load(const uint8_t *b, size_t n, bool code, char *err, size_t cap);
 
 #endif

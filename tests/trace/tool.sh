@@ -284,6 +284,44 @@ else
 	fail "dump of a $(stat -c %s "$work/long.ntr")-byte message: $(cat "$work/long.dump")"
 fi
 
+# ---- 8. hostile files, under ASan + UBSan: a clear error, nothing read out of bounds -
+asan="$out/host/tools/tally-trace-asan"
+if ! make -s -C "$root/tools" O="$out/host/tools" asan >"$work/asan-build.log" 2>&1; then
+	fail "build tally-trace under ASan+UBSan: $(head -3 "$work/asan-build.log")"
+else
+	rm -rf "$work/bad-elf"
+	python3 "$root/tests/trace/bad-elf.py" "$work/short.elf" "$work/bad-elf" >"$work/bad-elf.txt"
+	while IFS=: read -r name why; do
+		why=${why# }
+		"$asan" decode --elf "$work/bad-elf/$name.elf" -o /dev/null "$work/htm.ntr" \
+			>"$work/elf.log" 2>&1
+		rc=$?
+		if [[ $rc -eq 2 ]] && ! grep -q 'Sanitizer\|runtime error' "$work/elf.log" &&
+		   grep -q "^tally-trace: $work/bad-elf/$name.elf: " "$work/elf.log"; then
+			pass "malformed ELF $name ($why): $(sed "s|^tally-trace: $work/bad-elf/||" "$work/elf.log")"
+		else
+			fail "malformed ELF $name ($why): status $rc: $(grep -m2 'ERROR\|runtime error\|tally-trace' "$work/elf.log")"
+		fi
+	done <"$work/bad-elf.txt"
+	# the other inputs: a side file, a code log, a raw image, a directory
+	printf '0 80000000 0297\n5 80000003 0013\n' >"$work/bad.code"
+	for args in "--code $work/bad.code|bad.code:2: an odd address" \
+		    "--raw $work/short.elf@0xfffffffffffff000|runs past the end of the address space" \
+		    "--elf $work|a directory" \
+		    "--cfg $work/short.addr|line 1: not name=value"; do
+		want=${args#*|}
+		# shellcheck disable=SC2086
+		"$asan" decode ${args%%|*} -o /dev/null "$work/htm.ntr" >"$work/in.log" 2>&1
+		rc=$?
+		if [[ $rc -eq 2 ]] && ! grep -q 'Sanitizer\|runtime error' "$work/in.log" &&
+		   grep -q -- "$want" "$work/in.log"; then
+			pass "hostile ${args%% *}: $(sed "s|$work/||g; s|^tally-trace: ||" "$work/in.log" | head -1)"
+		else
+			fail "hostile ${args%%|*}: status $rc: $(head -2 "$work/in.log")"
+		fi
+	done
+fi
+
 rm -f "$work/loop.pcseq" "$work/loop.addr" "$work"/*.dec "$work"/*.pco "$work"/*.pconly \
       "$work"/*.pcseq
 [[ $failures -eq 0 ]]
