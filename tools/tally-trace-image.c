@@ -213,11 +213,14 @@ static void redecode(struct seg *s, uint64_t off)
 		s->ins[off] = (struct ntrace_insn){ 0 };
 }
 
-/* One halfword at addr; true if it changed. */
+/* One halfword at (even) addr; true if it changed. */
 static bool set_half(uint64_t addr, uint16_t half)
 {
 	uint64_t page = addr & ~0xfffull, o = addr - page;
 	struct seg *s = find_seg(addr);
+
+	if (addr & 1)
+		return false;
 
 	if (s && !s->page)
 		return false;		/* the ELF image has it */
@@ -254,6 +257,8 @@ static void log_change(uint64_t index, uint64_t addr, uint16_t half)
 
 void image_add_word(uint64_t addr, uint32_t word, unsigned len)
 {
+	if ((len != 2 && len != 4) || (addr & 1))
+		return;		/* not an instruction word */
 	for (unsigned i = 0; i + 2 <= len; i += 2) {
 		uint16_t half = (uint16_t)(word >> (8 * i));
 

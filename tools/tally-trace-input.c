@@ -159,10 +159,15 @@ static enum line_kind spike_line(struct feeder *fd, const char *line)
 	pc = strtoull(p, &e, 16);
 	p = strstr(e, "(0x");
 	if (p) {
-		unsigned long w = strtoul(p + 1, &e, 16);
+		size_t digits = 0;
 
-		image_word_index = fd->executed;
-		image_add_word(pc, (uint32_t)w, (unsigned)(e - p - 3) / 2);
+		p += 3;
+		while (is_hex((unsigned char)p[digits]))
+			digits++;
+		if (digits == 4 || digits == 8) {	/* a 16- or 32-bit word */
+			image_word_index = fd->executed;
+			image_add_word(pc, (uint32_t)strtoul(p, NULL, 16), (unsigned)digits / 2);
+		}
 	}
 	feed(fd, pc, (uint8_t)priv);
 	return LINE_USED;

@@ -8,8 +8,11 @@
 #   fuzz_decoder   the stream parser and decoder (tests/trace/fuzz_decoder.c)
 #   fuzz_elf       the ELF loader and the code map (tests/trace/fuzz_elf.c)
 #   fuzz_sidefile  the side-file parser (tests/trace/fuzz_sidefile.c)
+#   fuzz_input     the logs encode reads, into ingress records (fuzz_input.c)
 #
 # Seeds: tests/trace/fuzz-seeds (streams), tests/trace/fuzz-seeds-sidefile,
+# tests/trace/fuzz-seeds-input (a line of each log format, and two crashes
+# fuzz_input found: a Spike word with no digits, an in_asm odd address),
 # and for ELF files two small programs (RV64, RV32) built from
 # tests/trace/progs/loop.S with every malformed case of bad-elf.py.
 #
@@ -42,9 +45,10 @@ declare -A srcs=(
 	[fuzz_decoder]="$root/tests/trace/fuzz_decoder.c"
 	[fuzz_elf]="$root/tests/trace/fuzz_elf.c $t/tally-trace-elf.c $t/tally-trace-image.c $t/tally-trace-util.c"
 	[fuzz_sidefile]="$root/tests/trace/fuzz_sidefile.c $t/tally-trace-cfg.c $t/tally-trace-util.c"
+	[fuzz_input]="$root/tests/trace/fuzz_input.c $t/tally-trace-input.c $t/tally-trace-encode.c $t/tally-trace-image.c $t/tally-trace-elf.c $t/tally-trace-output.c $t/tally-trace-cfg.c $t/tally-trace-util.c"
 )
 # inputs per target: a few seconds each on the 2-core test machine
-declare -A runs=([fuzz_decoder]=30000 [fuzz_elf]=20000 [fuzz_sidefile]=40000)
+declare -A runs=([fuzz_decoder]=20000 [fuzz_elf]=12000 [fuzz_sidefile]=20000 [fuzz_input]=12000)
 
 # ELF seeds: "\x01" (--elf) or "\x00" (--syms), then the file
 elf_seeds="$work/seeds-elf"
@@ -67,9 +71,10 @@ declare -A seeds=(
 	[fuzz_decoder]="$root/tests/trace/fuzz-seeds"
 	[fuzz_elf]="$elf_seeds"
 	[fuzz_sidefile]="$root/tests/trace/fuzz-seeds-sidefile"
+	[fuzz_input]="$root/tests/trace/fuzz-seeds-input"
 )
 
-for target in fuzz_decoder fuzz_elf fuzz_sidefile; do
+for target in fuzz_decoder fuzz_elf fuzz_sidefile fuzz_input; do
 	bin="$work/$target"
 	# shellcheck disable=SC2086
 	if ! "$fuzzcc" "${flags[@]}" ${srcs[$target]} "${lib[@]}" -o "$bin" 2>"$work/$target-build.log"; then
