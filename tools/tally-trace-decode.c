@@ -126,15 +126,19 @@ static void event_cb(void *ctx, const struct ntrace_msg *m, int err)
 	fprintf(stderr, "tally-trace: %s: %s: %s\n", c->file, where, what);
 }
 
+/* With the mode given, the first MiB is enough to contradict it. */
+#define MODE_CHECK_BYTES	(1u << 20)
+
 /*
- * No side file, no --mode: trTeInstMode from the stream's TCODEs (the other
- * controls stay at their defaults).  With one: a warning if the stream's
- * TCODEs say otherwise.
+ * No side file, no --mode: trTeInstMode from the stream's messages (the
+ * other controls stay at their defaults).  With one: a warning if the
+ * stream's first MiB says otherwise.
  */
 static void choose_mode(const struct opts *o, const uint8_t *buf, size_t len)
 {
 	struct ntrace_mode_evidence ev;
-	int mode = ntrace_stream_mode(&trace_cfg, buf, len, &ev);
+	int mode = ntrace_stream_mode(&trace_cfg, buf, o->mode_set && len > MODE_CHECK_BYTES ?
+				      MODE_CHECK_BYTES : len, &ev);
 	const char *file = o->input;
 
 	if (mode < 0) {
