@@ -32,7 +32,9 @@ void sbi_ipi_register(unsigned long what, ipi_handler_fn handler)
  * receiver's MMIO clear is not ordered before its AMO either.  Without the
  * fences a hart could see msip before the request bit (and find nothing),
  * or clear an msip raised for a request its exchange has already missed:
- * an IPI, and a remote fence waiting on it, would be lost.
+ * an IPI, and a remote fence waiting on it, would be lost.  An IMSIC's
+ * clear is a claim through mtopei, a CSR write, which FENCE counts as
+ * device output: the same "fence o, rw" orders it before the exchange.
  */
 void sbi_ipi_raise(unsigned long index, unsigned long what)
 {
