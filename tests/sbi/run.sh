@@ -124,6 +124,21 @@ if [[ $xlen == 32 ]]; then
 	ends aclint "$log"
 fi
 
+# AIA: the full run of fw_dynamic on virt,aia=aplic (APLIC direct mode, IPIs
+# through the CLINT) and virt,aia=aplic-imsic (APLIC MSI mode, IPIs through
+# the IMSIC's M-files); test_aia.c checks the tree S-mode gets and that the
+# UART's interrupt reaches S-mode through its own APLIC domain.  QEMU 7.2
+# gives the harts Smaia/Ssaia by itself when it builds an IMSIC.
+for machine in virt,aia=aplic virt,aia=aplic-imsic; do
+	name=${tag}aia-${machine#virt,aia=}
+	log="$logdir/$name.log"
+	qemu[2]=$machine
+	run "$log" "$fw"
+	qemu[2]=virt
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p" "$log"
+	ends "${name#$tag}" "$log"
+done
+
 # PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
 # firmware strips it from the DT. Then the SSE run.
@@ -223,7 +238,10 @@ done
 # Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
 # isolation on every hart, the SBI storm.  <name> <smp> <machine> <firmware>
 # <bootargs>; "aclint=on" splits the CLINT into ACLINT MSWI and MTIMER (whose
-# mtimecmp range takes a TOR pair of PMP entries).
+# mtimecmp range takes a TOR pair of PMP entries); the AIA runs add the
+# M-level APLIC domain and (aia=aplic-imsic) the IMSIC's M-files to the
+# isolation checks, and hostile-aia-imsic has no MSWI at all (aclint=on
+# with an IMSIC): its IPIs and boot go through the IMSIC alone.
 # The seed is printed; rerun one with the same bootargs to reproduce it.
 # -smp 32 uses every stack block (hart ids 0-31) but is slow on a shared
 # host, so the bulk of the 1,000,000+ calls runs on 4 harts.  "max4" is a
@@ -259,6 +277,8 @@ hostile-smp4 4 virt $fw storm=200000
 hostile-smp32 32 virt $fw storm=300
 hostile-max4 8 virt max4 storm=50000 fwmaxharts=4 pmufail=1
 hostile-aclint 4 virt,aclint=on $fw storm=5000
+hostile-aia-aplic 4 virt,aia=aplic $fw storm=5000
+hostile-aia-imsic 4 virt,aia=aplic-imsic,aclint=on $fw storm=5000
 EOF2
 qemu[2]=virt qemu[4]=4
 
