@@ -28,7 +28,8 @@
  *                 the nine pmu_sbi_*() functions (also as the table
  *                 pmu_sbi_ops) from another dispatcher;
  *   event sites   pmu_fw_event(hart, SBI_PMU_FW_*) and
- *                 pmu_fw_platform_event(hart, event_data).
+ *                 pmu_fw_platform_event(hart, event_data), inline in
+ *                 <tally/pmu_fw.h> (which lib/pmu itself never includes).
  * Every function works on the calling hart's own struct pmu_hart only.
  */
 #ifndef TALLY_PMU_H
@@ -319,7 +320,7 @@ extern const struct pmu_sbi_ops pmu_sbi_ops;
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *args);
 
-/* ---- firmware events ---------------------------------------------------- */
+/* ---- firmware events (the event sites' calls: <tally/pmu_fw.h>) -------- */
 
 void pmu_fw_count(struct pmu_hart *h, uint32_t ctrs);
 void pmu_fw_count_platform(struct pmu_hart *h, uint32_t ctrs,
@@ -337,43 +338,6 @@ static inline unsigned int pmu_fw_slot_of(unsigned long code)
 	if (code == SBI_PMU_FW_PLATFORM)
 		return PMU_FW_SLOT_PLATFORM;
 	return PMU_FW_SLOT_NONE;
-}
-
-/*
- * A firmware event happened on this hart (code: SBI_PMU_FW_* including
- * SBI_PMU_FW_TALLY_*, not SBI_PMU_FW_PLATFORM).  With a constant code this
- * is one load and a not-taken branch unless a counter of that event runs;
- * then each running counter of the event is incremented (no scan).
- */
-static inline void pmu_fw_event(struct pmu_hart *h, unsigned int code)
-{
-	unsigned int slot = pmu_fw_slot_of(code);
-	uint32_t ctrs;
-
-	if (slot >= PMU_FW_SLOT_PLATFORM)
-		return;
-	ctrs = h->fw_slot_ctrs[slot];
-	if (__builtin_expect(ctrs != 0, 0))
-		pmu_fw_count(h, ctrs);
-}
-
-/* Whether pmu_fw_event(h, code) would count (a counter of it runs). */
-static inline bool pmu_fw_event_pending(const struct pmu_hart *h,
-					unsigned int code)
-{
-	unsigned int slot = pmu_fw_slot_of(code);
-
-	return slot < PMU_FW_SLOT_PLATFORM && h->fw_slot_ctrs[slot] != 0;
-}
-
-/* A board's SBI_PMU_FW_PLATFORM event with this encoding happened. */
-static inline void pmu_fw_platform_event(struct pmu_hart *h,
-					 uint64_t event_data)
-{
-	uint32_t ctrs = h->fw_slot_ctrs[PMU_FW_SLOT_PLATFORM];
-
-	if (__builtin_expect(ctrs != 0, 0))
-		pmu_fw_count_platform(h, ctrs, event_data);
 }
 
 #endif

@@ -94,27 +94,6 @@ void pmu_event_supported_init(struct pmu_hart *h);
 bool pmu_event_supported_slow(const struct pmu_hart *h,
 			      unsigned long event_idx, uint64_t event_data);
 
-/*
- * event_get_info's question, per entry: does pmu_event_match find a
- * counter of this hart for the event?  The spec's hardware and cache
- * events: one bit of the answers pmu_hart_init took.  Firmware events
- * but SBI_PMU_FW_PLATFORM: any firmware counter, as fw_event_match
- * answers.  Others (raw, PLATFORM, unknown): the matcher.  event_idx
- * has no bit above the 20 of the spec (event_get_info refused those).
- */
-static inline bool pmu_event_supported(const struct pmu_hart *h,
-				       uint32_t event_idx, uint64_t event_data)
-{
-	unsigned int slot = pmu_map_direct_slot(event_idx);
-
-	if (slot < PMU_MAP_DIRECT)
-		return (h->direct_supported[slot / 64] >> (slot % 64)) & 1;
-	if (SBI_PMU_EVENT_TYPE(event_idx) == SBI_PMU_EVENT_TYPE_FW &&
-	    pmu_fw_slot_of(SBI_PMU_EVENT_CODE(event_idx)) <
-	    PMU_FW_SLOT_PLATFORM)
-		return pmu_fw_mask(h) != 0;
-	return pmu_event_supported_slow(h, event_idx, event_data);
-}
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 			    uint64_t selector, unsigned long cfg_flags);
 

@@ -247,6 +247,28 @@ void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 
 /* ---- FID 8 -------------------------------------------------------------- */
 
+/*
+ * event_get_info's question, per entry: does pmu_event_match find a
+ * counter of this hart for the event?  The spec's hardware and cache
+ * events: one bit of the answers pmu_hart_init took.  Firmware events
+ * but SBI_PMU_FW_PLATFORM: any firmware counter, as fw_event_match
+ * answers.  Others (raw, PLATFORM, unknown): the matcher.  event_idx
+ * has no bit above the 20 of the spec (event_get_info refused those).
+ */
+static bool event_supported(const struct pmu_hart *h, uint32_t event_idx,
+			    uint64_t event_data)
+{
+	unsigned int slot = pmu_map_direct_slot(event_idx);
+
+	if (slot < PMU_MAP_DIRECT)
+		return (h->direct_supported[slot / 64] >> (slot % 64)) & 1;
+	if (SBI_PMU_EVENT_TYPE(event_idx) == SBI_PMU_EVENT_TYPE_FW &&
+	    pmu_fw_slot_of(SBI_PMU_EVENT_CODE(event_idx)) <
+	    PMU_FW_SLOT_PLATFORM)
+		return pmu_fw_mask(h) != 0;
+	return pmu_event_supported_slow(h, event_idx, event_data);
+}
+
 struct sbiret pmu_sbi_event_get_info(struct pmu_hart *h,
 				     unsigned long shmem_phys_lo,
 				     unsigned long shmem_phys_hi,
@@ -288,7 +310,7 @@ struct sbiret pmu_sbi_event_get_info(struct pmu_hart *h,
 
 		/* reserved bits set since the first pass: not an event */
 		supported = !(event_idx & SBI_PMU_EVENT_INFO_IDX_RESERVED) &&
-			    pmu_event_supported(h, event_idx,
+			    event_supported(h, event_idx,
 						le64(entry[i].event_data));
 		entry[i].output = le32(supported ? SBI_PMU_EVENT_INFO_SUPPORTED
 						 : 0U);

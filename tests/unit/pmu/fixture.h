@@ -4,6 +4,7 @@
 #define TALLY_PMU_TEST_FIXTURE_H
 
 #include <tally/pmu.h>
+#include <tally/pmu_fw.h>
 #include "check.h"
 #include "sim.h"
 
