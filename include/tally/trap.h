@@ -2,10 +2,11 @@
 /*
  * The trap frame the entry code saves on the M-mode stack.  Registers are
  * indexed by their number so that decoders can use the instruction's rd/rs
- * fields directly.  On a trap from S/U-mode only the registers the C code may
- * clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are preserved by
- * the C calling convention.  A trap from M-mode saves all of them, for the
- * register dump.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
+ * fields directly.  On an interrupt from S/U-mode only the registers the C
+ * code may clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are
+ * preserved by the C calling convention.  An exception from S/U-mode (which
+ * the firmware may emulate) and a trap from M-mode (the register dump) save
+ * all of them.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
  * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
  */
 #ifndef TALLY_TRAP_H
