@@ -389,3 +389,25 @@ smode_load_ulong:
 	csrw	mepc, a1
 	mv	a0, t0
 	ret
+
+/*
+ * unsigned long smode_load_parcel(unsigned long vaddr): the 16-bit
+ * instruction parcel at an S-mode virtual address, read through S-mode's
+ * translation (MPRV with MPP = S, as the trap from S-mode left it) with
+ * MXR, so that an execute-only page reads too; called with the scratch
+ * guard set.  The same discipline as smode_load_ulong: 4-byte encoding,
+ * mepc and mstatus put back (a fault here is a trap from M-mode, which
+ * overwrites them, and trap_handler's return needs both).
+ */
+	.globl	smode_load_parcel
+smode_load_parcel:
+	csrr	a1, mepc
+	csrr	a2, mstatus
+	li	t1, MSTATUS_MPRV | MSTATUS_MXR
+	csrs	mstatus, t1
+	li	t0, 0
+	lhu	t0, 0(a0)
+	csrw	mstatus, a2		/* MPRV, MXR off again; MPP, MPIE as before */
+	csrw	mepc, a1
+	mv	a0, t0
+	ret

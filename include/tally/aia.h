@@ -21,6 +21,12 @@
 #define AIA_MAX_MLEVEL_APLICS	4	/* M-level APLIC domains set up */
 #define AIA_MAX_SLEVEL_APLICS	4	/* S-level APLIC domains recorded */
 #define APLIC_MAX_SOURCES	1023	/* the architecture's limit */
+/*
+ * The 4 KiB page of an APLIC domain that holds setipnum_le (0x2000) and
+ * setipnum_be (0x2004); the rest of it is reserved (genmsi and the
+ * targets start at 0x3000).
+ */
+#define APLIC_SETIPNUM_PAGE	0x2000
 #define IMSIC_MIN_IDS		63
 #define IMSIC_MAX_IDS		2047
 /*
