@@ -12,7 +12,8 @@
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
-# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails).
+# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails);
+# TALLY_TEST_PMP_ENTRIES=<n> (test builds: at most n PMP entries counted on a hart).
 # LINUX_COMPAT=0: no accommodation of known Linux driver bugs, the strict SBI
 # spec (lib/pmu/pmu_linux_compat.c, docs/perf.md); PMU_SNAPSHOT=0: no PMU
 # snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks).
@@ -77,6 +78,7 @@ endif
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
+		   $(if $(TALLY_TEST_PMP_ENTRIES),-DTALLY_TEST_PMP_ENTRIES=$(TALLY_TEST_PMP_ENTRIES)) \
 		   -DPMU_LINUX_COMPAT=$(LINUX_COMPAT) -DPMU_SNAPSHOT=$(PMU_SNAPSHOT) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 # No firmware C code uses t3-t6, so the ecall path of the trap entry

@@ -19,7 +19,14 @@
 #define APLIC_MAX_CHILDREN	8	/* riscv,children read */
 #define APLIC_MAX_DELEGATIONS	8	/* riscv,delegation triples read */
 #define AIA_MAX_MLEVEL_APLICS	4	/* M-level APLIC domains set up */
+#define AIA_MAX_SLEVEL_APLICS	4	/* S-level APLIC domains recorded */
 #define APLIC_MAX_SOURCES	1023	/* the architecture's limit */
+/*
+ * The 4 KiB page of an APLIC domain that holds setipnum_le (0x2000) and
+ * setipnum_be (0x2004); the rest of it is reserved (genmsi and the
+ * targets start at 0x3000).
+ */
+#define APLIC_SETIPNUM_PAGE	0x2000
 #define IMSIC_MIN_IDS		63
 #define IMSIC_MAX_IDS		2047
 /*
@@ -73,6 +80,17 @@ struct aplic_desc {
 	struct aplic_msicfg mmsi, smsi;
 };
 
+/*
+ * An S-level APLIC domain: S-mode's own.  The firmware never programs it;
+ * it only needs to know where it is for a board quirk (the QEMU 7.2
+ * setipnum emulation, platform/generic/platform.c).
+ */
+struct aplic_slevel {
+	unsigned long base, size;
+	unsigned int num_sources;	/* riscv,num-sources */
+	bool msi_mode;			/* msi-parent, else interrupts-extended */
+};
+
 /* Everything the firmware needs of a tree's AIA devices. */
 struct aia_desc {
 	struct imsic_desc imsic_m;	/* the M-level IMSIC (present or not) */
@@ -80,6 +98,8 @@ struct aia_desc {
 	unsigned int nr_aplics;		/* M-level APLIC domains */
 	struct aplic_desc aplic[AIA_MAX_MLEVEL_APLICS];
 	unsigned int nr_slevel_aplics;	/* S-level domains seen (left to S-mode) */
+	/* the first AIA_MAX_SLEVEL_APLICS of them */
+	struct aplic_slevel slevel[AIA_MAX_SLEVEL_APLICS];
 };
 
 /* Longest message handed to the callback, with its terminating NUL */

@@ -39,6 +39,11 @@ void imsic_ipi_send(unsigned long index);
 void imsic_ipi_clear(unsigned long index);
 void imsic_hart_init(void);
 void aplic_init_mlevel(const struct aplic_desc *d);
+/* BOARD_QUIRK_APLIC_SETIPNUM: S-mode's store to an S-level MSI-mode
+ * domain's setipnum page (ctx: its struct aplic_slevel) */
+struct platform_trap_page;
+bool aplic_setipnum_store(const struct platform_trap_page *pg, unsigned long offset,
+			  uint32_t value);
 
 /* sifive,test0 (QEMU's test device) and syscon-style reset registers */
 void sifive_test_init(unsigned long base);

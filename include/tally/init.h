@@ -35,6 +35,10 @@ void hart_init_local(void);
 void hart_irq_init(void);
 /* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
 void pmp_protect(void);
+/* Cold boot: the hart's PMP entries (at most 16; TALLY_TEST_PMP_ENTRIES
+ * in a test build), and whether each trap page still has one (pmp.c). */
+unsigned int pmp_probe_count(void);
+void pmp_check_trap_pages(void);
 
 /* Linker symbols */
 extern char _fw_start[], _fw_end[];
@@ -52,7 +56,7 @@ struct hart_features {
 	bool has_smaia;			/* mtopi, miselect/mireg, mvien/mvip */
 	bool has_ssaia;			/* siselect/sireg, stopei */
 	bool has_smstateen;		/* mstateen0 */
-	unsigned int pmp_count;
+	unsigned int pmp_count;		/* PMP entries (pmp_probe_count) */
 	unsigned long hpm_mask;		/* bit i: mhpmcounter i present (3..31) */
 	unsigned int hpm_bits;		/* width of the programmable counters */
 };

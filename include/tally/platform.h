@@ -14,6 +14,24 @@
 #include <tally/sbi_spec.h>
 
 #define PLATFORM_MMODE_DEVS	8
+#define PLATFORM_TRAP_PAGES	4
+#define PLATFORM_TRAP_PAGE_SIZE	4096UL
+
+/*
+ * A page of device registers S-mode reaches only through the firmware,
+ * for a device quirk the firmware absorbs: PMP closes it to S/U-mode like
+ * an M-mode device, and an aligned 32-bit load or store S-mode makes
+ * there is emulated (lib/sbi/sbi_emulate.c): a load reads the register
+ * as the hardware answers it, a store goes to store32, which writes the
+ * hardware as the quirk requires (true) or refuses the access (false:
+ * S-mode gets its access fault, as for any closed page).
+ */
+struct platform_trap_page {
+	unsigned long base;		/* physical, PLATFORM_TRAP_PAGE_SIZE aligned */
+	bool (*store32)(const struct platform_trap_page *pg, unsigned long offset,
+			uint32_t value);
+	const void *ctx;		/* store32's device */
+};
 
 struct platform_ops {
 	/* console (required for output; getc returns -1 when nothing waits) */
@@ -60,6 +78,11 @@ struct platform {
 	 * domains, IMSIC M-files): PMP closes them */
 	struct memregion mmode_dev[PLATFORM_MMODE_DEVS];
 	unsigned int nr_mmode_devs;
+	/* device pages S-mode reaches through the firmware (a quirk): PMP
+	 * closes them after the M-mode devices, sbi_emulate.c serves them */
+	struct platform_trap_page trap_page[PLATFORM_TRAP_PAGES];
+	unsigned int nr_trap_pages;
+	const char *quirks_name;	/* board quirks in force, for the banner; NULL: none */
 	unsigned long timebase_hz;
 	bool has_sstc;
 	const char *console_name;
@@ -84,6 +107,9 @@ int platform_init(void *fdt);
 /* For boards (early_init): the generic code's building blocks. */
 int platform_stdout_node(const void *fdt);	/* /chosen/stdout-path's node, or < 0 */
 void platform_add_mmode_dev(unsigned long base, unsigned long size);	/* PMP-closed */
+/* A page S-mode reaches through the firmware (struct platform_trap_page);
+ * false when the table is full. */
+bool platform_add_trap_page(const struct platform_trap_page *pg);
 /* Take a hart out of platform.harts: never started into S-mode, never an
  * HSM/IPI/RFENCE target; it parks in M-mode (warm_boot). */
 void platform_park_hart(unsigned long hartid);

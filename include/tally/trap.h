@@ -2,10 +2,11 @@
 /*
  * The trap frame the entry code saves on the M-mode stack.  Registers are
  * indexed by their number so that decoders can use the instruction's rd/rs
- * fields directly.  On a trap from S/U-mode only the registers the C code may
- * clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are preserved by
- * the C calling convention.  A trap from M-mode saves all of them, for the
- * register dump.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
+ * fields directly.  On an interrupt from S/U-mode only the registers the C
+ * code may clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are
+ * preserved by the C calling convention.  An exception from S/U-mode (which
+ * the firmware may emulate) and a trap from M-mode (the register dump) save
+ * all of them.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
  * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
  */
 #ifndef TALLY_TRAP_H
@@ -56,6 +57,11 @@ void trap_handler(struct trap_frame *tf);
 /* An illegal instruction from S/U-mode the firmware emulates (the time
  * CSR): true if done (rd written, mepc stepped). lib/sbi/sbi_emulate.c */
 bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn);
+/* A load or store access fault from S-mode at vaddr on a page the firmware
+ * serves (platform.trap_page): true if done (the register read or
+ * written, mepc stepped), false if S-mode is to get the fault.
+ * lib/sbi/sbi_emulate.c */
+bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vaddr);
 void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned long tval);
 void __attribute__((noreturn)) trap_fatal(struct trap_frame *tf, const char *why);
 
@@ -67,5 +73,7 @@ void __attribute__((noreturn)) hart_enter_smode(unsigned long addr, unsigned lon
  * guard set: a fault comes back as guard_trapped (fw_base.S).
  */
 unsigned long smode_load_ulong(unsigned long vaddr);
+/* The same for a 16-bit instruction parcel, with MXR, from trap_handler. */
+unsigned long smode_load_parcel(unsigned long vaddr);
 #endif
 #endif

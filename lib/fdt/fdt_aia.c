@@ -395,8 +395,12 @@ static void aplic_parse(struct parser *p, int node)
 	}
 	if (!aplic_mode(p, node, &d, &mlevel))
 		return;
-	if (!mlevel) {
-		aia->nr_slevel_aplics++;	/* S-mode's own: not touched */
+	if (!mlevel) {	/* S-mode's own: not touched, only recorded */
+		if (aia->nr_slevel_aplics < AIA_MAX_SLEVEL_APLICS)
+			aia->slevel[aia->nr_slevel_aplics] = (struct aplic_slevel){
+				.base = d.base, .size = d.size,
+				.num_sources = d.num_sources, .msi_mode = d.msi_mode };
+		aia->nr_slevel_aplics++;
 		return;
 	}
 	if (!aplic_delegations(p, node, &d))

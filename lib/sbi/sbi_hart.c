@@ -198,6 +198,7 @@ void hart_probe_features(void)
 	hart_features.has_smstateen = ok;
 	probe_counters();
 	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
+	hart_features.pmp_count = pmp_probe_count();
 	platform.has_sstc = hart_features.has_sstc;
 }
 

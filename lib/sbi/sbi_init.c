@@ -39,6 +39,17 @@ static void print_extensions(void)
 	printf("\n");
 }
 
+/* The device quirks the firmware absorbs, one line (docs/porting.md). */
+static void print_quirks(void)
+{
+	if (!platform.quirks_name)
+		return;
+	printf("Quirks           : %s: page", platform.quirks_name);
+	for (unsigned int i = 0; i < platform.nr_trap_pages; i++)
+		printf("%s 0x%lx", i ? "," : "", platform.trap_page[i].base);
+	printf(" emulated for S-mode\n");
+}
+
 static void print_banner(const struct fw_next *next)
 {
 	unsigned long hpm = hart_features.hpm_mask;
@@ -64,6 +75,7 @@ static void print_banner(const struct fw_next *next)
 	if (platform.irqchip_name)
 		printf("Interrupts (AIA) : %s%s\n", platform.irqchip_name,
 		       hart_features.has_smaia ? ", Smaia" : "");
+	print_quirks();
 	printf("SBI version      : %d.%d, implementation 0x%lx v%d.%d\n",
 	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
 	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
@@ -135,6 +147,7 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: WARNING: boot hart %ld (previous stage) is not in the devicetree; "
 		       "hart %lu boots\n", fw_boot_hart(a0, a1, a2), a0);
 	hart_probe_features();
+	pmp_check_trap_pages();		/* a board quirk's pages need PMP entries */
 	if (!platform.fdt_err) {	/* never write into a tree that failed validation */
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 					  platform.mem.fw_size);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <tally/aia.h>
 #include <tally/drivers.h>
+#include <tally/platform.h>
 
 #define APLIC_DOMAINCFG		0x0000
 #define APLIC_DOMAINCFG_DM	(1U << 2)	/* MSI delivery mode */
@@ -26,10 +27,22 @@
 #define MSIADDRCFGH_HHXS_SHIFT	24
 #define MSIADDRCFGH_PPN_MASK	0xFFFU
 #define APLIC_IDC_IDELIVERY(i)	(0x4000 + 32 * (i))
+#define APLIC_IN_CLRIP(s)	(0x1D00 + 4 * ((s) / 32))	/* bit s % 32 */
+/* the registers of the page at APLIC_SETIPNUM_PAGE, by offset in it */
+#define PAGE_SETIPNUM_LE	0x0
+#define PAGE_SETIPNUM_BE	0x4
+#define APLIC_SOURCECFG_SM	0x7U
+#define APLIC_SM_LEVEL_HIGH	6
+#define APLIC_SM_LEVEL_LOW	7
 
 static void aplic_write(unsigned long base, unsigned long reg, uint32_t value)
 {
 	*(volatile uint32_t *)(base + reg) = value;
+}
+
+static uint32_t aplic_read(unsigned long base, unsigned long reg)
+{
+	return *(volatile uint32_t *)(base + reg);
 }
 
 static void msicfg_write(unsigned long base, unsigned long reg, const struct aplic_msicfg *c)
@@ -62,4 +75,50 @@ void aplic_init_mlevel(const struct aplic_desc *d)
 		aplic_write(base, APLIC_IDC_IDELIVERY(i), 0);	/* no M-level interrupt */
 	/* IE stays clear: no source is active at M-level */
 	aplic_write(base, APLIC_DOMAINCFG, d->msi_mode ? APLIC_DOMAINCFG_DM : 0);
+}
+
+/* ---- the setipnum quirk (BOARD_QUIRK_APLIC_SETIPNUM) ----------------------- */
+
+static uint32_t swap32(uint32_t v)	/* no __builtin_bswap32: it may call libgcc */
+{
+	return v >> 24 | (v >> 8 & 0xFF00U) | (v << 8 & 0xFF0000U) | v << 24;
+}
+
+/* Source s is active and level-sensitive in the domain (not delegated on). */
+static bool source_is_level(unsigned long base, uint32_t s)
+{
+	uint32_t cfg = aplic_read(base, APLIC_SOURCECFG(s));
+
+	if (cfg & APLIC_SOURCECFG_D)
+		return false;
+	cfg &= APLIC_SOURCECFG_SM;
+	return cfg == APLIC_SM_LEVEL_HIGH || cfg == APLIC_SM_LEVEL_LOW;
+}
+
+/*
+ * A store S-mode made to the page of an S-level MSI-mode domain that
+ * holds setipnum_le (offset 0) and setipnum_be (4): what the AIA spec
+ * says the write does.  For a level-sensitive source (Level1, Level0) it
+ * sets the pending bit only while the rectified input (in_clrip) is high;
+ * every other write (edge-sensitive or detached source, a number that is
+ * no active source) goes to the register as it is: QEMU 7.2 does those
+ * right.  The pending bit of a source that asserts again after the read
+ * is set by the APLIC itself (a rising input), so nothing is lost between
+ * the read and the decision.  Any other offset is refused.
+ */
+bool aplic_setipnum_store(const struct platform_trap_page *pg, unsigned long offset,
+			  uint32_t value)
+{
+	const struct aplic_slevel *d = pg->ctx;
+	uint32_t s;
+
+	if (offset != PAGE_SETIPNUM_LE && offset != PAGE_SETIPNUM_BE)
+		return false;
+	s = offset == PAGE_SETIPNUM_BE ? swap32(value) : value;
+	if (s >= 1 && s <= d->num_sources &&
+	    !(aplic_read(d->base, APLIC_IN_CLRIP(s)) & (1U << (s % 32))) &&
+	    source_is_level(d->base, s))
+		return true;		/* not asserted: the write sets nothing */
+	aplic_write(pg->base, offset, value);
+	return true;
 }

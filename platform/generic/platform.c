@@ -144,6 +144,14 @@ void platform_add_mmode_dev(unsigned long base, unsigned long size)
 		(struct memregion){ .base = base, .size = size };
 }
 
+bool platform_add_trap_page(const struct platform_trap_page *pg)
+{
+	if (platform.nr_trap_pages == PLATFORM_TRAP_PAGES)
+		return false;
+	platform.trap_page[platform.nr_trap_pages++] = *pg;
+	return true;
+}
+
 static void mmode_device(const void *fdt, int node, int index)
 {
 	unsigned long base, size;
@@ -211,7 +219,7 @@ static void ipi_timer_setup(const void *fdt)
  * the IPI device).  Both are M-mode's: PMP closes them, and the next
  * stage's tree gets them disabled (fdt_aia_fixup).
  */
-static struct aia_desc aia;	/* cold boot only */
+static struct aia_desc aia;	/* filled at cold boot; its S-level domains stay the trap pages' ctx */
 static char irqchip[120];
 
 static void aia_warn(void *ctx, const char *msg)
@@ -285,6 +293,36 @@ static void aia_setup(const void *fdt)
 				 platform.ops.ipi_send == imsic_ipi_send ? " (IPIs)" : "");
 	}
 	platform.irqchip_name = aia.nr_aplics || m->present ? irqchip : NULL;
+}
+
+/*
+ * BOARD_QUIRK_APLIC_SETIPNUM (include/tally/board.h): the setipnum page
+ * of every S-level domain in MSI mode is S-mode's through the firmware
+ * (aplic_setipnum_store).  In direct mode a write of setipnum never sets
+ * a level-sensitive source pending, on QEMU 7.2 too: nothing to absorb.
+ * Whether PMP has an entry for each page is decided once the harts'
+ * PMP is known (pmp_check_trap_pages, which may turn it off).
+ */
+static void aplic_quirk_setup(void)
+{
+	platform.nr_trap_pages = 0;
+	platform.quirks_name = NULL;
+	if (!(board->quirks & BOARD_QUIRK_APLIC_SETIPNUM))
+		return;
+	for (unsigned int i = 0; i < aia.nr_slevel_aplics && i < AIA_MAX_SLEVEL_APLICS; i++) {
+		const struct aplic_slevel *d = &aia.slevel[i];
+		struct platform_trap_page pg = { .base = d->base + APLIC_SETIPNUM_PAGE,
+						 .store32 = aplic_setipnum_store, .ctx = d };
+
+		if (!d->msi_mode || d->size < APLIC_SETIPNUM_PAGE + PLATFORM_TRAP_PAGE_SIZE ||
+		    d->base & (PLATFORM_TRAP_PAGE_SIZE - 1))
+			continue;
+		if (!platform_add_trap_page(&pg))
+			printf("Tally: WARNING: APLIC 0x%lx: no room for its setipnum page: "
+			       "QEMU 7.2's setipnum quirk not absorbed there\n", d->base);
+	}
+	if (platform.nr_trap_pages)
+		platform.quirks_name = "APLIC setipnum (QEMU < 9.0)";
 }
 
 static bool syscon_reg(const void *fdt, const char *compat, unsigned long *addr,
@@ -363,6 +401,7 @@ int platform_init(void *fdt)
 	memory_setup(fdt);
 	ipi_timer_setup(fdt);
 	aia_setup(fdt);
+	aplic_quirk_setup();
 	reset_setup(fdt);
 	if (board->early_init && board->early_init(fdt)) {
 		printf("Tally: board %s: initialisation failed\n", board->name);

@@ -97,7 +97,7 @@ mmsi="mmsi 0xc000000: ppn 0x24000 lhxs 0 lhxw 2 hhxs 0 hhxw 0"
 
 if dump qemu-aplic virt,aia=aplic && run qemu-aplic "$work/qemu-aplic.dtb"; then
 	expect qemu-aplic "aplic 0xc000000+0x8000: sources 96 direct idcs 4 children 1" "$deleg" \
-		"slevel-aplics 1" "messages 0"
+		"slevel-aplics 1" "slevel 0xd000000+0x8000: sources 96 direct" "messages 0"
 	grep -q '^imsic' "$work/qemu-aplic.out" && fail "qemu-aplic: an IMSIC where QEMU has none"
 fi
 if dump qemu-imsic virt,aia=aplic-imsic && run qemu-imsic "$work/qemu-imsic.dtb"; then
@@ -105,7 +105,8 @@ if dump qemu-imsic virt,aia=aplic-imsic && run qemu-imsic "$work/qemu-imsic.dtb"
 	expect qemu-imsic "$imsic_m" "${mfiles[@]}" \
 		"imsic-s: ids 255 guest 0 hart 2 group 0@24 base 0x28000000 files 4 regs 1" \
 		"aplic 0xc000000+0x8000: sources 96 msi idcs 0 children 1" "$deleg" "$mmsi" \
-		"smsi 0xc000000: ppn 0x28000 lhxs 0 lhxw 2 hhxs 0 hhxw 0" "slevel-aplics 1" "messages 0"
+		"smsi 0xc000000: ppn 0x28000 lhxs 0 lhxw 2 hhxs 0 hhxw 0" "slevel-aplics 1" \
+		"slevel 0xd000000+0x8000: sources 96 msi" "messages 0"
 fi
 if dump qemu-guests virt,aia=aplic-imsic,aia-guests=3 -cpu rv64,h=true &&
    run qemu-guests "$work/qemu-guests.dtb"; then
@@ -119,7 +120,9 @@ if dump qemu-numa virt,aia=aplic-imsic "${numa[@]}" && run qemu-numa "$work/qemu
 	expect qemu-numa "imsic-m: ids 255 guest 0 hart 1 group 1@24 base 0x24000000 files 4 regs 2" \
 		"file m 2 0x25000000" "file m 3 0x25001000" \
 		"mmsi 0xc000000: ppn 0x24000 lhxs 0 lhxw 1 hhxs 0 hhxw 1" \
-		"mmsi 0xc008000: ppn 0x24000 lhxs 0 lhxw 1 hhxs 0 hhxw 1" "slevel-aplics 2" "messages 0"
+		"mmsi 0xc008000: ppn 0x24000 lhxs 0 lhxw 1 hhxs 0 hhxw 1" "slevel-aplics 2" \
+		"slevel 0xd000000+0x8000: sources 96 msi" "slevel 0xd008000+0x8000: sources 96 msi" \
+		"messages 0"
 fi
 
 # ---- the fix-up: M-level nodes disabled, nothing else ---------------------------------

@@ -124,6 +124,10 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < aia.nr_aplics; i++)
 		print_aplic(&aia.aplic[i]);
 	printf("slevel-aplics %u\n", aia.nr_slevel_aplics);
+	for (unsigned int i = 0; i < aia.nr_slevel_aplics && i < AIA_MAX_SLEVEL_APLICS; i++)
+		printf("slevel 0x%lx+0x%lx: sources %u %s\n", aia.slevel[i].base,
+		       aia.slevel[i].size, aia.slevel[i].num_sources,
+		       aia.slevel[i].msi_mode ? "msi" : "direct");
 	printf("messages %d\n", ret);
 	if (ret != msgs)
 		printf("bad-return: %d messages sent\n", msgs);

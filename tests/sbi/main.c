@@ -141,6 +141,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_probe();
 		finish();
 	}
+	/* "aia": the AIA checks alone (run.sh's setipnum quirk-off run) */
+	if (boot_arg(machine.bootargs, "aia")) {
+		test_aia(hartid);
+		finish();
+	}
 	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */
 	if (boot_arg(machine.bootargs, "sse")) {
 		test_sse();
