@@ -88,6 +88,14 @@ void hsm_wait_for_start(void)
 		sbi_ipi_poll();
 	}
 	hart_init_local();
+	/*
+	 * hart_init_local cleared msip: serve what was asked behind it.  A
+	 * caller that saw this hart STARTED before its stop may have raised
+	 * a request since (waiting for the hart's mailbox meanwhile), or this
+	 * hart left the loop above on START_PENDING before polling it; that
+	 * caller waits for the answer, and no other IPI may come.
+	 */
+	sbi_ipi_process();
 	hsm_set(me, SBI_HSM_STATE_STARTED);
 	hsm_start_fences();
 	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
