@@ -99,6 +99,7 @@ fi
 
 mkdir -p "$logdir"
 log=$logdir/hotplug-loop-$board${HOTPLUG_FW_LABEL:+-$HOTPLUG_FW_LABEL}.log
+: > "$log"	# before QEMU's own redirection: the wait below reads it at once
 "$qemu" "${machine[@]}" -m 512M -nographic -bios "$fw" -kernel "$build/Image" \
 	-initrd "$work/init.cpio" \
 	-append "console=$console earlycon tally.perf=none tally.hotplug_loop=$rounds" \
