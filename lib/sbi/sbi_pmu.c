@@ -263,6 +263,16 @@ void sbi_pmu_cold_init(const void *fdt)
 	pmu_ready = true;
 }
 
+/* The known Linux driver bugs lib/pmu absorbs (docs/perf.md), or none. */
+static void print_linux_compat(void)
+{
+	if (!pmu_linux_compat_count)
+		printf("PMU Linux compat : none, strict SBI spec (built with LINUX_COMPAT=0)\n");
+	for (unsigned int i = 0; i < pmu_linux_compat_count; i++)
+		printf("PMU Linux compat : %s (%s bug, docs/perf.md)\n",
+		       pmu_linux_compat[i].what, pmu_linux_compat[i].kernels);
+}
+
 /* The banner's account of the event map (after the hardware inventory). */
 void sbi_pmu_print_banner(void)
 {
@@ -284,6 +294,7 @@ void sbi_pmu_print_banner(void)
 	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257%s\n",
 	       PMU_FW_COUNTERS, hart_features.instret_filter_ignored ?
 	       "; cycles/instret mode filter ignored by the hart" : "");
+	print_linux_compat();
 }
 
 uint32_t sbi_pmu_hart_counters(void)
