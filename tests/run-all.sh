@@ -120,6 +120,7 @@ suite_linux() {
 			status=1
 		fi
 	done
+	hotplug_loops || status=1
 	# RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh) on Tally built with XLEN=32
 	dir=$out/linux-rv32
 	payload=$out/linux-payload-rv32
@@ -135,6 +136,26 @@ suite_linux() {
 		echo "FAIL: linux-rv32: kernel and fw_payload built"
 		status=1
 	fi
+	return $status
+}
+
+# CPU hotplug then perf, in a loop inside one boot (tests/linux/hotplug-loop.sh,
+# TALLY_HOTPLUG_ROUNDS rounds, default 15; 200 and more by hand): each kernel
+# of TALLY_KVERS on virt; on sifive_u (if in TALLY_LINUX_BOARDS) the 6.1
+# board kernel and the 6.12 kernel, which boots on both machines. Runs
+# after suite_linux has built the kernels.
+hotplug_loops() {
+	local kver dir status=0 rounds=${TALLY_HOTPLUG_ROUNDS:-15} sifive_u=()
+	for kver in ${TALLY_KVERS:-6.1 6.12}; do
+		dir=$out/linux
+		[[ $kver == 6.1 ]] || dir=$out/linux-$kver
+		"$root/tests/linux/hotplug-loop.sh" virt "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
+		[[ $kver != 6.12 ]] || sifive_u+=("$dir")
+	done
+	[[ " ${TALLY_LINUX_BOARDS-sifive_u} " == *" sifive_u "* ]] || return $status
+	for dir in "$out/linux-sifive_u" ${sifive_u[@]+"${sifive_u[@]}"}; do
+		"$root/tests/linux/hotplug-loop.sh" sifive_u "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
+	done
 	return $status
 }
 

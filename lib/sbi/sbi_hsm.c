@@ -53,6 +53,31 @@ void hsm_init_handover(unsigned long index, unsigned long addr, unsigned long ar
 	hsm_set(&hart_scratch[index], SBI_HSM_STATE_START_PENDING);
 }
 
+/*
+ * A hart that is STOPPED, STOP_PENDING or START_PENDING is no target of
+ * remote fences (sbi_rfence_many skips it): it owes S-mode every fence it
+ * missed, of every kind, and does them all here on its way into S-mode.
+ * After its STARTED is visible (the fence rw, rw): a caller that found it
+ * not yet started had written what it fences before it looked, and any
+ * later caller reaches it by IPI.  satp = 0 first, so that no walk of the
+ * stale root from before the stop can refill the TLB behind the flush.
+ * hfence.gvma x0, x0 fences the G-stage (and combined) translations of
+ * every VMID, hfence.vvma x0, x0 the VS-stage of hgatp's VMID; fence.i
+ * the instruction fetches (Linux 6.1 does none when a CPU comes online).
+ * Kept out of line: tests/sbi/check-start-fences.sh reads its instructions.
+ */
+static __attribute__((noinline)) void hsm_start_fences(void)
+{
+	csr_write(satp, 0);
+	mb();
+	sfence_vma_all();
+	if (hart_features.has_h) {
+		__asm__ __volatile__(INSN_HFENCE_GVMA "x0, x0" ::: "memory");
+		__asm__ __volatile__(INSN_HFENCE_VVMA "x0, x0" ::: "memory");
+	}
+	fence_i();
+}
+
 void hsm_wait_for_start(void)
 {
 	struct hart_scratch *me = this_hart();
@@ -63,8 +88,16 @@ void hsm_wait_for_start(void)
 		sbi_ipi_poll();
 	}
 	hart_init_local();
-	sfence_vma_all();
+	/*
+	 * hart_init_local cleared msip: serve what was asked behind it.  A
+	 * caller that saw this hart STARTED before its stop may have raised
+	 * a request since (waiting for the hart's mailbox meanwhile), or this
+	 * hart left the loop above on START_PENDING before polling it; that
+	 * caller waits for the answer, and no other IPI may come.
+	 */
+	sbi_ipi_process();
 	hsm_set(me, SBI_HSM_STATE_STARTED);
+	hsm_start_fences();
 	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
 }
 

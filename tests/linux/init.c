@@ -29,6 +29,8 @@
  *                       remote fences through the IMSIC's S-files)
  *   tally.pmu_num=N     QEMU's pmu-num (default 16), for the probe check
  *   tally.demo          the `make run` demonstration instead of checks
+ *   tally.hotplug_loop=N  also the hotplug loop: N rounds of CPU hotplug
+ *                       and perf (check_hotplug_loop; tests/linux/hotplug-loop.sh)
  *   tally.script        run the commands of /tally-script (one per line,
  *                       blank-separated words, # comments) and show their
  *                       output: give the file in an extra -initrd cpio
@@ -43,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -235,7 +238,8 @@ static struct {
 	int demo;		/* tally.demo */
 	int script;		/* tally.script */
 	char aia[16];		/* tally.aia=: aplic, imsic, or "" (no AIA) */
-} opt = { "count", 16, 0, 0, "" };
+	int hotplug_loop;	/* tally.hotplug_loop=: rounds, 0 = no loop */
+} opt = { "count", 16, 0, 0, "", 0 };
 
 static void parse_cmdline(void)
 {
@@ -255,6 +259,8 @@ static void parse_cmdline(void)
 			opt.script = 1;
 		else if (!strncmp(word, "tally.aia=", 10))
 			snprintf(opt.aia, sizeof(opt.aia), "%s", word + 10);
+		else if (!strncmp(word, "tally.hotplug_loop=", 19))
+			opt.hotplug_loop = atoi(word + 19);
 	}
 }
 
@@ -1458,6 +1464,209 @@ static int check_aia(void)
 	return ret;
 }
 
+/* ---- the hotplug loop (tally.hotplug_loop=N) ----------------------------- */
+
+/*
+ * What a round may not leave in the kernel log: a user process killed by
+ * a fault (riscv's "unhandled signal", e.g. a segfault in the vDSO), an
+ * oops, a BUG or WARNING, a CPU that did not die or start, a counter the
+ * PMU driver could not start or stop ("... failed with error N").
+ */
+static const char *const loop_bad_log[] = {
+	"unhandled signal", "segfault", "Oops", "BUG:", "WARNING:",
+	"didn't die", "failed to start", "failed to come online",
+	"failed with error",
+};
+
+/*
+ * Counted, not failed: Linux asks for the dying CPU's HSM state right
+ * after that CPU said it is dead, before or while its hart_stop call
+ * runs, and warns if the answer is STOP_PENDING (3). Harmless (hart_start
+ * waits for STOPPED) and a matter of host scheduling under QEMU.
+ */
+#define LOOP_STOP_RACE "may not have stopped"
+
+static char *loop_log_tail;	/* the kernel log of the last round */
+static int loop_stop_races;	/* LOOP_STOP_RACE lines seen */
+
+/*
+ * The kernel log since the previous call (read and cleared: the loop runs
+ * last, and hundreds of rounds would wrap the ring buffer); NULL if it
+ * holds none of loop_bad_log, else the first bad line in `line`.
+ */
+static const char *loop_log_bad(char *line, size_t size)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	const char *hit = NULL;
+	char *p;
+
+	free(loop_log_tail);
+	loop_log_tail = malloc(len > 0 ? (size_t)len + 1 : 1);
+	if (!loop_log_tail)
+		return NULL;
+	n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, loop_log_tail, len);
+	loop_log_tail[n > 0 ? n : 0] = '\0';
+	for (p = loop_log_tail; (p = strstr(p, LOOP_STOP_RACE)); p++)
+		loop_stop_races++;
+	for (int i = 0; i < ARRAY_SIZE(loop_bad_log) && !hit; i++) {
+		p = strstr(loop_log_tail, loop_bad_log[i]);
+		if (!p)
+			continue;
+		while (p > loop_log_tail && p[-1] != '\n')
+			p--;
+		snprintf(line, size, "%.*s", (int)strcspn(p, "\n"), p);
+		hit = line;
+	}
+	return hit;
+}
+
+/* The last `lines` lines of the round's kernel log, on the console. */
+static void loop_show_log_tail(int lines)
+{
+	char *p;
+
+	if (!loop_log_tail)
+		return;
+	p = loop_log_tail + strlen(loop_log_tail);
+	while (p > loop_log_tail && lines >= 0)
+		if (*--p == '\n')
+			lines--;
+	printf("hotplug-loop: kernel log of the failed round (tail):\n%s\n",
+	       p == loop_log_tail ? p : p + 1);
+}
+
+/* A command of the round: exit status 0 or fail() saying which signal. */
+static int loop_run(int round, const char *cmd)
+{
+	int status = run(OUT, 120, "%s", cmd);
+
+	if (status == 0)
+		return 0;
+	if (status > 128)
+		return fail("round %d: %s: killed by signal %d (%s): %s", round,
+			    cmd, status - 128, strsignal(status - 128), out_excerpt());
+	return fail("round %d: %s: exit status %d: %s", round, cmd, status,
+		    out_excerpt());
+}
+
+/*
+ * The vDSO's clock under load: one child pinned to each CPU reads
+ * CLOCK_MONOTONIC for `ms` milliseconds (a static glibc reads it through
+ * the vDSO: rdtime, which traps to the firmware on sifive_u, and the
+ * vDSO data page). A reader that finds the kernel halfway through a
+ * timekeeping update waits in the vDSO's cpu_relax(): in a Linux 6.1
+ * built without CONFIG_JUMP_LABEL that loads an unrelocated GOT slot
+ * (0) and faults (docs/perf.md, "The vDSO fault"). Exit status 0 or fail().
+ */
+static int loop_clock_storm(int round, int n, int ms)
+{
+	pid_t pid[64];
+	int cpu, status, bad = 0;
+
+	for (cpu = 0; cpu < n && cpu < ARRAY_SIZE(pid); cpu++) {
+		pid[cpu] = fork();
+		if (pid[cpu] == 0) {
+			struct timespec t0, t;
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			while ((t.tv_sec - t0.tv_sec) * 1000 +
+			       (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+			_exit(0);
+		}
+	}
+	while (cpu--) {
+		if (pid[cpu] < 0 || waitpid(pid[cpu], &status, 0) < 0)
+			bad = bad ? bad : fail("round %d: clock storm: no child on CPU%d",
+					       round, cpu);
+		else if (WIFSIGNALED(status))
+			bad = bad ? bad : fail("round %d: clock storm: the reader on CPU%d "
+					       "killed by signal %d (%s)", round, cpu,
+					       WTERMSIG(status), strsignal(WTERMSIG(status)));
+	}
+	return bad;
+}
+
+/*
+ * One round: CPUs 1..n-1 offline and online again (SBI HSM hart_stop,
+ * hart_start), then at once what a wrong fence or a stale translation on
+ * a restarted hart would break: perf stat -a (counters on every CPU, a
+ * fork and exec, the vDSO's clock), a remote-sfence storm whose threads
+ * sit on the restarted CPUs (RFENCE to them), a plain exec of a static
+ * binary (its libc reads the vDSO), the vDSO clock read on every CPU.
+ */
+static int loop_round(int round, int n)
+{
+	static const char *const cmds[] = {
+		"perf stat -a -x, -o " STAT " -e cycles,instructions -- work loop 100000",
+		"work munmap 50",
+		"work loop 1",
+	};
+	char line[256];
+	const char *bad;
+	int cpu, during;
+
+	for (cpu = 1; cpu < n; cpu++)
+		if (set_cpu_online(cpu, 0))
+			return -1;
+	during = sysfs_online_cpus();
+	for (cpu = 1; cpu < n; cpu++)
+		if (set_cpu_online(cpu, 1))
+			return -1;
+	if (during != 1 || sysfs_online_cpus() != n)
+		return fail("round %d: online cpus %d -> %d -> %d", round, n,
+			    during, sysfs_online_cpus());
+	for (int i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (loop_run(round, cmds[i]))
+			return -1;
+	if (loop_clock_storm(round, n, 300))
+		return -1;
+	bad = loop_log_bad(line, sizeof(line));
+	if (bad)
+		return fail("round %d: kernel log: %s", round, bad);
+	return 0;
+}
+
+/*
+ * tally.hotplug_loop=N rounds of loop_round(), stopping at the first
+ * failure with the round and the tail of the kernel log. Runs last: it
+ * clears the kernel log.
+ */
+static int check_hotplug_loop(void)
+{
+	int n = sysfs_online_cpus(), round;
+	time_t start = time(NULL);
+	char line[256];
+
+	if (n < 2)
+		return skip("only %d cpu online", n);
+	if (!strcmp(opt.perf, "icount"))
+		return skip("CPU offlining hangs under QEMU 7.2 -icount");
+	loop_log_bad(line, sizeof(line));	/* the log so far is not the loop's */
+	loop_stop_races = 0;
+	for (round = 1; round <= opt.hotplug_loop; round++) {
+		if (loop_round(round, n)) {
+			loop_log_bad(line, sizeof(line));
+			loop_show_log_tail(40);
+			return -1;
+		}
+		if (round % 10 == 0 || round == opt.hotplug_loop)
+			printf("hotplug-loop: %d of %d rounds ok (%ld s, \"%s\" "
+			       "%d times)\n", round, opt.hotplug_loop,
+			       (long)(time(NULL) - start), LOOP_STOP_RACE,
+			       loop_stop_races);
+	}
+	note("%d rounds of CPUs 1-%d offline and online, perf stat -a, "
+	     "munmap storm, exec, vDSO clock storm, in %ld s; \"%s\" %d times", opt.hotplug_loop,
+	     n - 1, (long)(time(NULL) - start), LOOP_STOP_RACE, loop_stop_races);
+	return 0;
+}
+
 /* ---- the check table ------------------------------------------------------ */
 
 enum {
@@ -1466,6 +1675,7 @@ enum {
 	SET_FULL = 4,		/* tally.perf=full only */
 	SET_ICOUNT = 8,		/* tally.perf=icount only */
 	SET_AIA = 16,		/* tally.perf=aia only */
+	SET_LOOP = 32,		/* tally.hotplug_loop=N, N > 0 */
 	SET_PERF = SET_COUNT | SET_FULL | SET_ICOUNT | SET_AIA,
 };
 
@@ -1495,6 +1705,7 @@ static const struct check {
 	{ "perf-multiplex", check_multiplex, SET_COUNT | SET_FULL },
 	{ "perf-driver-quiet", check_driver_quiet, SET_PERF },
 	{ "aia-interrupts", check_aia, SET_AIA },
+	{ "cpu-hotplug-loop", check_hotplug_loop, SET_LOOP },	/* last: clears the log */
 };
 
 static int selected_sets(void)
@@ -1623,7 +1834,7 @@ int main(void)
 			script();
 		power_off();
 	}
-	sets = selected_sets();
+	sets = selected_sets() | (opt.hotplug_loop > 0 ? SET_LOOP : 0);
 	for (i = 0; i < ARRAY_SIZE(checks); i++)
 		ran += !!(checks[i].sets & sets);
 	printf("TALLY-LINUX-INIT: started, %d checks (tally.perf=%s)\n", ran, opt.perf);

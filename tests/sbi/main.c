@@ -86,6 +86,7 @@ static void run_all(void)
 	test_hsm_suspend();
 	test_hsm_stop_start();
 	test_hsm_start_while_stopping();
+	test_hsm_fences_across_restart();
 	test_dbtr();
 	test_srst_invalid();
 	test_sse_basic();

@@ -4,7 +4,7 @@
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
 # without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
-# static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
+# static check of the images' hfences and HSM start fences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
 # the AIA runs, and the setipnum quirk without a PMP entry (bootargs "aia");
 # then the hostile runs (bootargs "hostile", below); the strict build's PMU
@@ -263,6 +263,11 @@ EOF
 for fw in "${images[@]}"; do
 	rv64_only "hfence encodings of $(basename "$fw")" && continue
 	"$(dirname "$0")/check-hfence.sh" "${fw%.bin}.elf" || failures=$((failures + 1))
+done
+# The fences of an HSM start, in every image (no QEMU run can see them either).
+for fw in "${images[@]}"; do
+	"$(dirname "$0")/check-start-fences.sh" "${fw%.bin}.elf" ${tag:+rv32} ||
+		failures=$((failures + 1))
 done
 # Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
 # isolation on every hart, the SBI storm.  <name> <smp> <machine> <firmware>

@@ -89,6 +89,7 @@ void test_rfence(void);
 void test_hsm_suspend(void);
 void test_hsm_stop_start(void);
 void test_hsm_start_while_stopping(void);
+void test_hsm_fences_across_restart(void);
 void test_srst_invalid(void);
 void test_hyp(void);
 void test_dbtr(void);
