@@ -11,7 +11,9 @@
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
-# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails).
+# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails);
+# PMU_STRICT_FILTERS=1 (mode filters no counter can apply are refused, not
+# counted in every mode: docs/pmu.md, Mode filtering).
 
 PLATFORM	?= generic
 O		?= build
@@ -72,6 +74,7 @@ endif
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
+		   $(if $(filter 1,$(PMU_STRICT_FILTERS)),-DPMU_STRICT_FILTERS=1) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 # No firmware C code uses t3-t6, so the ecall path of the trap entry
 # (firmware/fw_base.S) need not save and restore them: 8 instructions a call.

@@ -36,6 +36,9 @@ suite_sbi() {
 	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails
 	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
 		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
+	make -s -C "$root" O="$out/fw-strict" PMU_STRICT_FILTERS=1 \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the other boards' own images (make PLATFORM=<board>, their board.mk)
 	for board in sifive_u spike; do
 		make -s -C "$root" O="$out" PLATFORM=$board \
@@ -43,6 +46,7 @@ suite_sbi() {
 	done
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
+	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
 	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32

@@ -177,8 +177,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 	if (!pmu_event_match(h, event_idx, event_data, &m))
 		return err(SBI_ERR_NOT_SUPPORTED);
 
-	cand = pmu_filter_capable(h, m.counters & set, m.selector,
-				  config_flags);
+	cand = pmu_filter_capable(h, m.counters, m.selector, config_flags) &
+	       set;
 	if (config_flags & SBI_PMU_CFG_FLAG_SKIP_MATCH) {
 		/*
 		 * The first counter of the set, unconditionally: it must be

@@ -6,8 +6,10 @@
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
 # static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
-# then the hostile runs (bootargs "hostile", below); last, the full run of
-# every image on the other boards (QEMU sifive_u and spike).
+# the PMU runs of the strict mode-filter image ($STRICT_FW, bootargs
+# "strict-filters"); then the hostile runs (bootargs "hostile", below);
+# last, the full run of every image on the other boards (QEMU sifive_u and
+# spike).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -142,6 +144,41 @@ dbtr-sscofpmf rv64,sscofpmf=true dbtr
 fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
+
+# The mode-filter policy, as the banner tells it (docs/pmu.md, Mode
+# filtering): the default image counts what no counter can filter in every
+# mode; the strict one (make PMU_STRICT_FILTERS=1, named by $STRICT_FW:
+# tests/run-all.sh builds it) refuses it, and its PMU runs (bootargs
+# "strict-filters") check the refusals.  <name> <cpu> <bootargs>
+filter_banner() {
+	local name=$1 log=$2 want=$3 line
+	line=$(grep -a -m1 '^PMU mode filters' "$log" | tr -d '\r')
+	if [[ $line == *"$want" ]]; then
+		pass "$name: banner: ${line#PMU mode filters : }"
+	else
+		fail "$name: banner's mode-filter line does not end \"$want\": '$line'"
+	fi
+}
+for name in pmu-sscofpmf pmu-nosscofpmf; do
+	filter_banner "$tag$name" "$logdir/$tag$name.log" "every mode counted"
+done
+if ! rv64_only pmu-strict; then
+	strict_fw=${STRICT_FW:-}
+	while read -r name cpu args; do
+		if [[ -z $strict_fw || ! -f $strict_fw ]]; then
+			echo "SKIP: $name: no PMU_STRICT_FILTERS=1 image (STRICT_FW)"
+			continue
+		fi
+		log="$logdir/$name.log"
+		run "$log" "$strict_fw" "$args" "$cpu"
+		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+		ends "$name" "$log"
+		filter_banner "$name" "$log" "refused (strict build)"
+	done <<'EOF2'
+pmu-sscofpmf-strict rv64,sscofpmf=true pmu pmu-num=16 strict-filters
+pmu-nosscofpmf-strict rv64,pmu-num=4 pmu pmu-num=4 strict-filters
+EOF2
+fi
 
 # Probe runs (bootargs "probe"): <name> <cpu> <harts> <extensions the
 # banner must not list>. Every extension the payload finds with
