@@ -54,9 +54,10 @@ _Static_assert(TF_SIZE % 16 == 0, "trap frame keeps the stack 16-byte aligned");
 
 void trap_handler(struct trap_frame *tf);
 /* An illegal instruction from S/U-mode the firmware emulates (the time
- * CSR): true if done (rd written and mepc stepped, or the trap the read
- * must raise delivered). lib/sbi/sbi_emulate.c */
-bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn);
+ * CSR): true if done (rd written, mepc stepped); false if the caller must
+ * forward the exception *cause (left as is, or set to the virtual-
+ * instruction exception a guest's read raises). lib/sbi/sbi_emulate.c */
+bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn, unsigned long *cause);
 
 /*
  * What a read of the time CSR must do, by the privileged spec, from a mode

@@ -94,7 +94,7 @@ static bool emulate_htimedelta(struct trap_frame *tf, unsigned long insn)
 	return true;
 }
 
-bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn)
+bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn, unsigned long *cause)
 {
 	unsigned long rd = (insn >> 7) & 31;
 	bool virt = hart_features.has_h && (tf->mstatus & MSTATUS_MPV);
@@ -110,8 +110,8 @@ bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn)
 	case TIME_CSR_ILLEGAL:
 		return false;		/* forwarded as the illegal instruction */
 	case TIME_CSR_VIRTUAL:
-		trap_redirect_to_smode(tf, CAUSE_VIRTUAL_INSTRUCTION, insn);
-		return true;
+		*cause = CAUSE_VIRTUAL_INSTRUCTION;
+		return false;
 	case TIME_CSR_READ:
 		break;
 	}

@@ -221,7 +221,7 @@ void trap_handler(struct trap_frame *tf)
 		unsigned long mtval = csr_read(mtval);
 
 		fw_event(fw_event_of_cause(mcause));
-		if (mcause != CAUSE_ILLEGAL_INSTRUCTION || !sbi_emulate_insn(tf, mtval))
+		if (mcause != CAUSE_ILLEGAL_INSTRUCTION || !sbi_emulate_insn(tf, mtval, &mcause))
 			trap_redirect_to_smode(tf, mcause, mtval);
 	}
 	/* SSE: an event pending for this hart is delivered on the way back */
