@@ -102,7 +102,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux bench \
+.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux check-kvm bench \
 	bench-breakdown fuzz clean distclean
 all firmware: $(IMAGES)
 
@@ -192,6 +192,9 @@ check-trace: all
 
 check-linux: all
 	@tests/run-all.sh $(O) linux
+
+check-kvm: all
+	@tests/run-all.sh $(O) kvm
 
 bench: all
 	@bench/run.sh $(O)

@@ -4,14 +4,14 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm]...   (default: all)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace)	# trace after linux: it traces the Linux boot
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)	# trace after linux: it traces the Linux boot
 fw="$out/platform/generic/firmware"
 logdir="$out/test-logs"
 mkdir -p "$logdir"
@@ -116,6 +116,21 @@ suite_linux() {
 		status=1
 	fi
 	return $status
+}
+
+# The kernel's KVM selftests on a Linux 6.12 KVM host booted on Tally with
+# the H extension (tests/kvm, docs/kvm.md): the 6.12 kernel of the linux
+# suite (built here if it is not yet), the selftests and their initramfs
+# (cached in build/kvm), then the runs, compared with OpenSBI 1.9.
+suite_kvm() {
+	local dir=$out/linux-6.12
+	if ! make -s -C "$root" O="$out" firmware ||
+		! "$root/tests/linux/build.sh" --kver 6.12 "$dir" ||
+		! "$root/tests/kvm/build.sh" "$dir" "$out/kvm"; then
+		echo "FAIL: kvm-6.12: firmware, kernel and selftests built"
+		return 1
+	fi
+	"$root/tests/kvm/run.sh" "$dir" "$out/kvm" "$fw/fw_dynamic.bin"
 }
 
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'
