@@ -10,8 +10,10 @@
  * SBI SRST.  Lines read by tests/kvm/run.sh:
  *
  *   TALLY-KVM: <name>: PASS: <seconds> s[; <note>]
- *   TALLY-KVM: <name>: SKIP: <seconds> s; <the test's last line>
- *   TALLY-KVM: <name>: FAIL: <seconds> s; <why>: <the test's last line>
+ *   TALLY-KVM: <name>: SKIP: <seconds> s; <the test's last line>[; <note>]
+ *   TALLY-KVM: <name>: FAIL: <seconds> s; <why>: <the test's last line>[; <note>]
+ * The note says whether a test was retried, and for sbi_pmu_test how many
+ * counter-overflow interrupts the host took meanwhile.
  *   TALLY-KVM-DONE: <pass> passed, <fail> failed, <skip> skipped
  *
  * A test's own output goes to /tmp/<name>.log; the runner prints its last
@@ -162,19 +164,28 @@ static void log_path(const struct test *t, char *buf, size_t size)
 			*p = '-';
 }
 
-/* The last non-empty line of a test's log (for the verdict line). */
-static void last_line(const char *path, char *out, size_t size)
+/* The last 64 KiB of a file, as a string in a static buffer ("" if none). */
+static char *read_tail(const char *path, ssize_t *len)
 {
 	static char text[65536];
 	int fd = open(path, O_RDONLY);
 	off_t end = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
 	off_t from = end > (off_t)sizeof(text) - 1 ? end - (off_t)sizeof(text) + 1 : 0;
 	ssize_t n = fd < 0 ? 0 : pread(fd, text, sizeof(text) - 1, from);
-	char *p;
 
 	if (fd >= 0)
 		close(fd);
-	text[n > 0 ? n : 0] = '\0';
+	*len = n > 0 ? n : 0;
+	text[*len] = '\0';
+	return text;
+}
+
+/* The last non-empty line of a test's log (for the verdict line). */
+static void last_line(const char *path, char *out, size_t size)
+{
+	ssize_t n;
+	char *text = read_tail(path, &n), *p;
+
 	while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' '))
 		text[--n] = '\0';
 	p = strrchr(text, '\n');
@@ -184,19 +195,12 @@ static void last_line(const char *path, char *out, size_t size)
 /* The log's last lines, indented, for a failure or a skip. */
 static void show_tail(const char *path, int lines)
 {
-	static char text[65536];
-	int fd = open(path, O_RDONLY);
-	off_t end = fd < 0 ? 0 : lseek(fd, 0, SEEK_END);
-	off_t from = end > (off_t)sizeof(text) - 1 ? end - (off_t)sizeof(text) + 1 : 0;
-	ssize_t n = fd < 0 ? 0 : pread(fd, text, sizeof(text) - 1, from);
-	char *p;
+	ssize_t n;
+	char *text = read_tail(path, &n), *p;
 	int seen = 0;
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	if (!n)
 		return;
-	text[n] = '\0';
 	for (p = text + n - 1; p > text; p--)
 		if (*p == '\n' && p[1] && ++seen > lines)
 			break;
