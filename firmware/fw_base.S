@@ -97,7 +97,14 @@ _start:
 	j	.Lpark
 
 .Lwarm:
-	/* sleep until the cold-boot hart has set up the platform; it sends an IPI */
+	/*
+	 * sleep until the cold-boot hart has set up the platform; it wakes us
+	 * through the MSWI.  A tree without one (an IMSIC's M-files need each
+	 * hart's own set-up first): poll the flag instead (boot_wait_poll).
+	 */
+	la	t0, boot_wait_poll
+	REG_L	t0, 0(t0)
+	bnez	t0, 7f
 	li	t0, MIP_MSIP
 	csrw	mie, t0
 3:	la	t0, cold_boot_done
@@ -105,6 +112,9 @@ _start:
 	bnez	t0, 4f
 	wfi
 	j	3b
+7:	la	t0, cold_boot_done
+	REG_L	t0, 0(t0)
+	beqz	t0, 7b
 4:	fence	r, rw
 	mv	a0, s0
 	call	warm_boot		/* does not return */

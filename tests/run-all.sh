@@ -37,14 +37,18 @@ suite_sbi() {
 	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
 		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
-	make -s -C "$root" O="$out/fw-strict" PMU_STRICT_FILTERS=1 \
-		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
+	make -s -C "$root" O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
+		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the other boards' own images (make PLATFORM=<board>, their board.mk)
 	for board in sifive_u spike; do
 		make -s -C "$root" O="$out" PLATFORM=$board \
 			"$out/platform/$board/firmware/fw_jump.bin" || status=1
 	done
+	# the strict build: no Linux driver bug absorbed (LINUX_COMPAT=0)
+	make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	STRICT_FILTERS_FW="$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
@@ -65,10 +69,11 @@ suite_trace() {
 	"$root/tests/trace/run.sh" "$out"
 }
 
-# Linux perf on both kernels (TALLY_KVERS, default "6.1 6.12"): each is
-# built by tests/linux/build.sh into its own cache (build/linux for 6.1,
-# build/linux-<kver> otherwise) and gets its own fw_payload. Then the 32-bit
-# 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
+# Linux perf on both kernels as Debian ships them (TALLY_KVERS, default
+# "6.1 6.12"): each is built by tests/linux/build.sh into its own cache
+# (build/linux for 6.1, build/linux-<kver> otherwise) and gets its own
+# fw_payload. Then Tally's strict build on a fixed 6.12, the other boards,
+# and the 32-bit 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
 suite_linux() {
 	local kver dir payload board status=0
 	for kver in ${TALLY_KVERS:-6.1 6.12}; do
@@ -89,6 +94,23 @@ suite_linux() {
 			status=1
 		fi
 	done
+	# Tally's strict build (LINUX_COMPAT=0, no Linux bug absorbed) against
+	# a 6.12 with the fixes of contrib/linux/6.12 (build.sh --fixed): the
+	# fw_dynamic runs only, no reference firmware
+	dir=$out/linux-6.12-fixed
+	if [[ " ${TALLY_KVERS:-6.1 6.12} " == *" 6.12 "* ]]; then
+		if "$root/tests/linux/build.sh" --kver 6.12 --fixed "$dir" &&
+			make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
+				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin"; then
+			TALLY_LINUX_TAG=linux-6.12-fixed/strict OPENSBI_DIR= OPENSBI_ANCHOR= \
+				"$root/tests/linux/boot-test.sh" "$dir" \
+				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" - ||
+				status=1
+		else
+			echo "FAIL: linux-6.12-fixed: kernel and strict firmware built"
+			status=1
+		fi
+	fi
 	# Linux 6.1 on the other boards (TALLY_LINUX_BOARDS, default sifive_u),
 	# each with its own kernel build (tests/linux/build-board.sh)
 	for board in ${TALLY_LINUX_BOARDS-sifive_u}; do

@@ -25,9 +25,14 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 					  unsigned long a2);
 void __attribute__((noreturn)) warm_boot(unsigned long hartid);
 extern volatile unsigned long cold_boot_done;
+/* Set by the first hart (hart_map_boot): the others poll, not wfi (sbi_hart.c) */
+extern unsigned long boot_wait_poll;
 
 /* Per-hart CSR set-up, at boot and at every HSM start (sbi_hart.c). */
 void hart_init_local(void);
+/* Part of it, also after a non-retentive suspend: the interrupt controller's
+ * per-hart state (IMSIC M-file) and the AIA CSRs (sbi_hart.c). */
+void hart_irq_init(void);
 /* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
 void pmp_protect(void);
 
@@ -44,6 +49,9 @@ struct hart_features {
 	bool instret_filter_ignored;	/* mhpmevent xINH bits ignored for 0x1/0x2 (QEMU 7.2) */
 	bool has_h;
 	bool has_fp;
+	bool has_smaia;			/* mtopi, miselect/mireg, mvien/mvip */
+	bool has_ssaia;			/* siselect/sireg, stopei */
+	bool has_smstateen;		/* mstateen0 */
 	unsigned int pmp_count;
 	unsigned long hpm_mask;		/* bit i: mhpmcounter i present (3..31) */
 	unsigned int hpm_bits;		/* width of the programmable counters */

@@ -13,15 +13,29 @@
 #include <tally/memregion.h>
 #include <tally/sbi_spec.h>
 
-#define PLATFORM_MMODE_DEVS	4
+#define PLATFORM_MMODE_DEVS	8
 
 struct platform_ops {
 	/* console (required for output; getc returns -1 when nothing waits) */
 	void (*console_putc)(char c);
 	int (*console_getc)(void);
-	/* inter-processor interrupts: raise / clear machine software irq (of a hart index) */
+	/*
+	 * inter-processor interrupts: raise the M-level interrupt of a hart
+	 * index (platform.ipi_mip: MSIP for an MSWI, MEIP for IMSIC M-files);
+	 * clear the calling hart's own (index: its index)
+	 */
 	void (*ipi_send)(unsigned long index);
 	void (*ipi_clear)(unsigned long index);
+	/*
+	 * Wake a hart that waits in _start for the end of cold boot (before
+	 * any per-hart set-up), and clear that wake-up on the hart itself:
+	 * the MSWI's msip.  NULL: such harts poll instead of sleeping
+	 * (hart_map_boot tells them, boot_wait_poll).
+	 */
+	void (*boot_wake)(unsigned long index);
+	void (*boot_wake_clear)(unsigned long index);
+	/* the calling hart's interrupt controller (IMSIC M-file), every start */
+	void (*irq_hart_init)(void);
 	/* machine timer */
 	uint64_t (*timer_value)(void);
 	void (*timer_set)(unsigned long index, uint64_t when);
@@ -42,13 +56,16 @@ struct platform {
 	struct hartmask harts;		/* hart indices that exist and S-mode may use */
 	unsigned long nr_harts;
 	struct memmap mem;		/* RAM and the firmware region */
-	/* M-mode-only device registers (MSWI, MTIMER, CLINT): PMP closes them */
+	/* M-mode-only device registers (MSWI, MTIMER, CLINT, APLIC M-level
+	 * domains, IMSIC M-files): PMP closes them */
 	struct memregion mmode_dev[PLATFORM_MMODE_DEVS];
 	unsigned int nr_mmode_devs;
 	unsigned long timebase_hz;
 	bool has_sstc;
 	const char *console_name;
 	const char *ipi_name;
+	unsigned long ipi_mip;		/* the mip/mie bit an IPI raises */
+	const char *irqchip_name;	/* AIA devices set up, for the banner; NULL: none */
 	const char *timer_name;
 	const char *reset_name;
 	unsigned int reset_types;	/* SRST_TYPE_BIT()s system_reset can do */

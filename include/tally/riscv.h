@@ -183,6 +183,28 @@
 #define INSN_HFENCE_GVMA	".insn r " CSR_STR(INSN_OPCODE_SYSTEM) ", 0, " \
 				CSR_STR(INSN_FUNCT7_HFENCE_GVMA) ", x0, "
 
+/*
+ * AIA (Smaia/Ssaia): the M-level indirect register window onto the hart's
+ * IMSIC M-file, its claim register, the virtual-interrupt CSRs; Smstateen.
+ */
+#define CSR_MISELECT	0x350
+#define CSR_MIREG	0x351
+#define CSR_MTOPEI	0x35C	/* read: top pending-and-enabled ID; write: claim it */
+#define CSR_MTOPI	0xFB0
+#define CSR_MVIEN	0x308
+#define CSR_MVIP	0x309
+#define CSR_SISELECT	0x150	/* Ssaia: S-mode's window (probed only) */
+#define CSR_MSTATEEN0	0x30C
+#define CSR_MSTATEEN0H	0x31C	/* RV32: bits 63:32 */
+#define MSTATEEN0_IMSIC	(1ULL << 58)	/* S-mode may use its IMSIC file (stopei, sireg) */
+#define MSTATEEN0_AIA	(1ULL << 59)	/* S-mode may use the other AIA CSRs */
+/* miselect values of an IMSIC file's registers (AIA spec, "IMSIC") */
+#define IMSIC_EIDELIVERY	0x70
+#define IMSIC_EITHRESHOLD	0x72
+#define IMSIC_EIP0		0x80	/* RV64: even numbers only, 64 IDs each */
+#define IMSIC_EIE0		0xC0
+#define TOPEI_ID_SHIFT		16
+
 /* Sdtrig debug trigger CSRs (RISC-V Debug spec 1.0) */
 #define CSR_TSELECT	0x7A0
 #define CSR_TDATA1	0x7A1

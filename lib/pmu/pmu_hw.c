@@ -145,6 +145,16 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
 	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
 }
 
+/* pmu_hw_start() of one counter (idx < nr_hw), without the loop. */
+void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
+{
+	if (h->caps.sscofpmf && !pmu_is_fixed(idx)) {
+		h->of_armed |= (uint32_t)BIT64(idx);
+		event_write(h, idx, h->counter[idx].evsel);
+	}
+	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
+}
+
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 {
 	if (hw_set)

@@ -221,16 +221,34 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	    (start_flags & both) == both)
 		return err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
-	if (rc)
-		return err(rc);
+	if (rc) {
+		/* Linux 6.10+'s overflow restart: base 0, a set checked there */
+		if (!pmu_compat_restart_base(h, &counter_idx_base,
+					     counter_idx_mask, start_flags))
+			return err(rc);
+		set = counter_idx_mask;
+	}
 	if (set & ~h->configured)
 		return err(SBI_ERR_INVALID_PARAM);	/* no event to count */
-	if (from_snapshot && !h->shmem_enabled)
+	if (from_snapshot && !h->shmem_enabled &&
+	    !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 	if (set & h->started)
 		return err(SBI_ERR_ALREADY_STARTED);
 
 	/* the snapshot page was checked by set_shmem: its loads cannot fail */
+	if (!(set & (set - 1))) {
+		/* one counter, as Linux starts them: no loop, no scan if base */
+		idx = set == BIT64(counter_idx_base) ?
+		      (unsigned int)counter_idx_base : pmu_ctz64(set);
+		if (from_snapshot)
+			pmu_counter_write(h, idx, pmu_snapshot_value(
+					  h, counter_idx_base, idx));
+		else if (start_flags & SBI_PMU_START_FLAG_SET_INIT_VALUE)
+			pmu_counter_write(h, idx, initial_value);
+		pmu_counter_start(h, idx);
+		return ok(0);
+	}
 	bits = set;
 	for_each_bit(idx, bits) {
 		if (from_snapshot)
@@ -256,7 +274,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
 		return err(rc);
-	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) && !h->shmem_enabled)
+	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) &&
+	    !h->shmem_enabled && !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 
 	running = set & h->started;

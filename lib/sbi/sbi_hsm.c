@@ -57,7 +57,7 @@ void hsm_wait_for_start(void)
 {
 	struct hart_scratch *me = this_hart();
 
-	csr_write(mie, MIP_MSIP);	/* only a start request may wake us */
+	csr_write(mie, platform.ipi_mip);	/* only a start request may wake us */
 	while (hsm_state(me) != SBI_HSM_STATE_START_PENDING) {
 		wfi();
 		sbi_ipi_poll();
@@ -128,7 +128,7 @@ static void hsm_wait_for_interrupt(void)
 	for (;;) {
 		unsigned long pending = csr_read(mip);
 
-		if (pending & MIP_MSIP)
+		if (pending & platform.ipi_mip)
 			sbi_ipi_process();
 		if (sbi_sse_wakes())
 			return;
@@ -167,6 +167,7 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
+		hart_irq_init();		/* a real power-down loses the IMSIC file */
 		sbi_pmu_hart_resume_nonretentive();
 		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
 		sbi_dbtr_hart_resume();		/* so do S-mode's triggers */

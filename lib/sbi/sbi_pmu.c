@@ -289,6 +289,16 @@ static void print_filter_banner(void)
 	       "cycles, instret, firmware events" : "firmware events", outcome);
 }
 
+/* The known Linux driver bugs lib/pmu absorbs (docs/perf.md), or none. */
+static void print_linux_compat(void)
+{
+	if (!pmu_linux_compat_count)
+		printf("PMU Linux compat : none, strict SBI spec (built with LINUX_COMPAT=0)\n");
+	for (unsigned int i = 0; i < pmu_linux_compat_count; i++)
+		printf("PMU Linux compat : %s (%s bug, docs/perf.md)\n",
+		       pmu_linux_compat[i].what, pmu_linux_compat[i].kernels);
+}
+
 /* The banner's account of the event map (after the hardware inventory). */
 void sbi_pmu_print_banner(void)
 {
@@ -310,6 +320,7 @@ void sbi_pmu_print_banner(void)
 	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257\n",
 	       PMU_FW_COUNTERS);
 	print_filter_banner();
+	print_linux_compat();
 }
 
 uint32_t sbi_pmu_hart_counters(void)

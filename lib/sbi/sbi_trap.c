@@ -176,7 +176,8 @@ static void trap_from_mmode(struct trap_frame *tf, unsigned long mcause)
 static void trap_interrupt(struct trap_frame *tf, unsigned long irq)
 {
 	switch (irq) {
-	case IRQ_M_SOFT:
+	case IRQ_M_SOFT:	/* an MSWI's IPI */
+	case IRQ_M_EXT:		/* an IMSIC M-file's (the only identity enabled) */
 		sbi_ipi_process();
 		break;
 	case IRQ_M_TIMER:

@@ -75,6 +75,7 @@ static void run_all(void)
 	test_legacy();
 	test_time();
 	test_protect();
+	test_aia(this_hartid());
 	test_dbcn();
 	test_ipi_self();
 	test_hsm_before_start();

@@ -6,10 +6,10 @@
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
 # static check of the images' hfences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
-# the PMU runs of the strict mode-filter image ($STRICT_FW, bootargs
-# "strict-filters"); then the hostile runs (bootargs "hostile", below);
-# last, the full run of every image on the other boards (QEMU sifive_u and
-# spike).
+# then the hostile runs (bootargs "hostile", below); the strict build's PMU
+# run (STRICT_FW, bootargs "strict") and the strict mode-filter image's PMU
+# runs (STRICT_FILTERS_FW, bootargs "strict-filters"); last, the full run of
+# every image on the other boards (QEMU sifive_u and spike).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
 #
@@ -125,6 +125,21 @@ if [[ $xlen == 32 ]]; then
 	ends aclint "$log"
 fi
 
+# AIA: the full run of fw_dynamic on virt,aia=aplic (APLIC direct mode, IPIs
+# through the CLINT) and virt,aia=aplic-imsic (APLIC MSI mode, IPIs through
+# the IMSIC's M-files); test_aia.c checks the tree S-mode gets and that the
+# UART's interrupt reaches S-mode through its own APLIC domain.  QEMU 7.2
+# gives the harts Smaia/Ssaia by itself when it builds an IMSIC.
+for machine in virt,aia=aplic virt,aia=aplic-imsic; do
+	name=${tag}aia-${machine#virt,aia=}
+	log="$logdir/$name.log"
+	qemu[2]=$machine
+	run "$log" "$fw"
+	qemu[2]=virt
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p" "$log"
+	ends "${name#$tag}" "$log"
+done
+
 # PMU runs, then the DBTR run and the FWFT and SUSP run: <name> <cpu>
 # <bootargs>. "pmu-num=N" tells the payload QEMU's event map when the
 # firmware strips it from the DT. Then the SSE run.
@@ -147,9 +162,9 @@ EOF
 
 # The mode-filter policy, as the banner tells it (docs/pmu.md, Mode
 # filtering): the default image counts what no counter can filter in every
-# mode; the strict one (make PMU_STRICT_FILTERS=1, named by $STRICT_FW:
-# tests/run-all.sh builds it) refuses it, and its PMU runs (bootargs
-# "strict-filters") check the refusals.  <name> <cpu> <bootargs>
+# mode; the strict one (make PMU_STRICT_FILTERS=1, named by
+# $STRICT_FILTERS_FW: tests/run-all.sh builds it) refuses it, and its PMU
+# runs (bootargs "strict-filters") check the refusals.  <name> <cpu> <bootargs>
 filter_banner() {
 	local name=$1 log=$2 want=$3 line
 	line=$(grep -a -m1 '^PMU mode filters' "$log" | tr -d '\r')
@@ -163,10 +178,10 @@ for name in pmu-sscofpmf pmu-nosscofpmf; do
 	filter_banner "$tag$name" "$logdir/$tag$name.log" "every mode counted"
 done
 if ! rv64_only pmu-strict; then
-	strict_fw=${STRICT_FW:-}
+	strict_fw=${STRICT_FILTERS_FW:-}
 	while read -r name cpu args; do
 		if [[ -z $strict_fw || ! -f $strict_fw ]]; then
-			echo "SKIP: $name: no PMU_STRICT_FILTERS=1 image (STRICT_FW)"
+			echo "SKIP: $name: no PMU_STRICT_FILTERS=1 image (STRICT_FILTERS_FW)"
 			continue
 		fi
 		log="$logdir/$name.log"
@@ -178,6 +193,22 @@ if ! rv64_only pmu-strict; then
 pmu-sscofpmf-strict rv64,sscofpmf=true pmu pmu-num=16 strict-filters
 pmu-nosscofpmf-strict rv64,pmu-num=4 pmu pmu-num=4 strict-filters
 EOF2
+fi
+
+# The strict build (STRICT_FW: make LINUX_COMPAT=0, no Linux driver bug
+# absorbed): the PMU run with bootargs "strict", whose Linux-compatibility
+# checks then expect the spec's errors; its banner says so.
+if [[ -n ${STRICT_FW:-} ]]; then
+	name=${tag}pmu-strict
+	log="$logdir/$name.log"
+	run "$log" "$STRICT_FW" "pmu strict pmu-num=16" rv64,sscofpmf=true
+	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+	ends pmu-strict "$log"
+	if grep -q "^PMU Linux compat : none, strict SBI spec" "$log"; then
+		pass "$name: the banner says the strict build absorbs no Linux bug"
+	else
+		fail "$name: no \"PMU Linux compat : none\" line in the banner (see $log)"
+	fi
 fi
 
 # Probe runs (bootargs "probe"): <name> <cpu> <harts> <extensions the
@@ -254,7 +285,10 @@ done
 # Hostile runs (test_hostile.c, bootargs "hostile"): stack pairs, PMP
 # isolation on every hart, the SBI storm.  <name> <smp> <machine> <firmware>
 # <bootargs>; "aclint=on" splits the CLINT into ACLINT MSWI and MTIMER (whose
-# mtimecmp range takes a TOR pair of PMP entries).
+# mtimecmp range takes a TOR pair of PMP entries); the AIA runs add the
+# M-level APLIC domain and (aia=aplic-imsic) the IMSIC's M-files to the
+# isolation checks, and hostile-aia-imsic has no MSWI at all (aclint=on
+# with an IMSIC): its IPIs and boot go through the IMSIC alone.
 # The seed is printed; rerun one with the same bootargs to reproduce it.
 # -smp 32 uses every stack block (hart ids 0-31) but is slow on a shared
 # host, so the bulk of the 1,000,000+ calls runs on 4 harts.  "max4" is a
@@ -290,6 +324,8 @@ hostile-smp4 4 virt $fw storm=200000
 hostile-smp32 32 virt $fw storm=300
 hostile-max4 8 virt max4 storm=50000 fwmaxharts=4 pmufail=1
 hostile-aclint 4 virt,aclint=on $fw storm=5000
+hostile-aia-aplic 4 virt,aia=aplic $fw storm=5000
+hostile-aia-imsic 4 virt,aia=aplic-imsic,aclint=on $fw storm=5000
 EOF2
 qemu[2]=virt qemu[4]=4
 

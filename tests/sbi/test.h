@@ -106,6 +106,8 @@ void __attribute__((noreturn)) srst_mode(const char *arg);
 void test_sse(void);
 void test_sse_basic(void);
 void test_probe(void);
+/* AIA (test_aia.c): only on a tree with APLIC/IMSIC nodes. */
+void test_aia(unsigned long hartid);
 
 /* Shared by the TIME and legacy tests. */
 void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t));

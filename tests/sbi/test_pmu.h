@@ -90,6 +90,8 @@ struct pmu_state {
 	unsigned long info[MAX_COUNTERS];	/* counter_info of valid ones */
 	uint64_t hw_prog;	/* hardware counters 3..31 (programmable) */
 	unsigned long first_fw;	/* lowest firmware counter, or -1 */
+	bool strict;		/* bootargs "strict": the firmware was built
+				 * LINUX_COMPAT=0 (no Linux bug absorbed) */
 };
 
 extern struct pmu_state pmu;
