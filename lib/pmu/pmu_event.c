@@ -221,15 +221,19 @@ static bool filter_ignored(const struct pmu_hart *h, uint64_t selector)
  * says where filters are not applied (docs/pmu.md, Mode filtering).  A
  * firmware built with PMU_STRICT_FILTERS refuses instead (NOT_SUPPORTED).
  *
+ * *unapplied says so (config_matching then places it: pmu_sbi.c).
+ *
  * VSINH/VUINH alone are taken by every counter: perf sets exclude_guest on
  * every event by default and Linux 6.12 turns it into VSINH | VUINH.
  * Counters that can filter get the bits written (pmu_hw_configure).
  */
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
-			    uint64_t selector, unsigned long cfg_flags)
+			    uint64_t selector, unsigned long cfg_flags,
+			    bool *unapplied)
 {
 	uint64_t ok = 0, capable;
 
+	*unapplied = false;
 	if (!(cfg_flags & PMU_INH_HOST))
 		return counters;
 	if (h->caps.smcntrpmf)
@@ -239,5 +243,6 @@ uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 	capable = counters & ok & pmu_hw_mask(h);
 	if (capable || PMU_STRICT_FILTERS)
 		return capable;
+	*unapplied = true;
 	return counters;
 }
