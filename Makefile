@@ -16,7 +16,9 @@
 # TALLY_TEST_PMP_ENTRIES=<n> (test builds: at most n PMP entries counted on a hart).
 # LINUX_COMPAT=0: no accommodation of known Linux driver bugs, the strict SBI
 # spec (lib/pmu/pmu_linux_compat.c, docs/perf.md); PMU_SNAPSHOT=0: no PMU
-# snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks).
+# snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks);
+# PMU_STRICT_FILTERS=1: mode filters no counter can apply are refused, not
+# counted in every mode (docs/pmu.md, Mode filtering).
 
 PLATFORM	?= generic
 O		?= build
@@ -80,6 +82,7 @@ FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
 		   $(if $(TALLY_TEST_PMP_ENTRIES),-DTALLY_TEST_PMP_ENTRIES=$(TALLY_TEST_PMP_ENTRIES)) \
 		   -DPMU_LINUX_COMPAT=$(LINUX_COMPAT) -DPMU_SNAPSHOT=$(PMU_SNAPSHOT) \
+		   $(if $(filter 1,$(PMU_STRICT_FILTERS)),-DPMU_STRICT_FILTERS=1) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 # No firmware C code uses t3-t6, so the ecall path of the trap entry
 # (firmware/fw_base.S) need not save and restore them: 8 instructions a call.
@@ -107,8 +110,8 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux bench \
-	bench-breakdown fuzz clean distclean deps have-cc FORCE
+.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux check-kvm \
+	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
 # The Debian packages Tally needs (apt-get, with sudo when not root).
@@ -213,6 +216,9 @@ check-trace: all
 
 check-linux: all
 	@tests/run-all.sh $(O) linux
+
+check-kvm: all
+	@tests/run-all.sh $(O) kvm
 
 bench: all
 	@bench/run.sh $(O)

@@ -18,6 +18,7 @@ packages=(
 	linux-source-6.12
 	opensbi
 	flex bison bc libssl-dev libelf-dev cpio xz-utils
+	rsync				# headers_install (make headers) for the KVM selftests
 	gcc make python3
 	clang libclang-rt-14-dev	# libFuzzer + ASan/UBSan (tests/fuzz, tests/trace)
 )

@@ -4,14 +4,14 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm]...   (default: all)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace)	# trace after linux: it traces the Linux boot
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)	# trace after linux: it traces the Linux boot
 fw="$out/platform/generic/firmware"
 logdir="$out/test-logs"
 mkdir -p "$logdir"
@@ -38,6 +38,9 @@ suite_sbi() {
 	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
 		TALLY_TEST_PMP_ENTRIES=5 \
 		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
+	make -s -C "$root" O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
+		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the other boards' own images (make PLATFORM=<board>, their board.mk)
 	for board in sifive_u spike; do
 		make -s -C "$root" O="$out" PLATFORM=$board \
@@ -47,8 +50,9 @@ suite_sbi() {
 	make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
 		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
-	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
+	STRICT_FILTERS_FW="$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
+	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
 	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32
@@ -157,6 +161,21 @@ hotplug_loops() {
 		"$root/tests/linux/hotplug-loop.sh" sifive_u "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
 	done
 	return $status
+}
+
+# The kernel's KVM selftests on a Linux 6.12 KVM host booted on Tally with
+# the H extension (tests/kvm, docs/kvm.md): the 6.12 kernel of the linux
+# suite (built here if it is not yet), the selftests and their initramfs
+# (cached in build/kvm), then the runs, compared with OpenSBI 1.9.
+suite_kvm() {
+	local dir=$out/linux-6.12
+	if ! make -s -C "$root" O="$out" firmware ||
+		! "$root/tests/linux/build.sh" --kver 6.12 "$dir" ||
+		! "$root/tests/kvm/build.sh" "$dir" "$out/kvm"; then
+		echo "FAIL: kvm-6.12: firmware, kernel and selftests built"
+		return 1
+	fi
+	"$root/tests/kvm/run.sh" "$dir" "$out/kvm" "$fw/fw_dynamic.bin"
 }
 
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'

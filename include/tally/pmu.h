@@ -45,6 +45,15 @@
 #ifndef PMU_FW_COUNTERS
 #define PMU_FW_COUNTERS		16	/* firmware counters per hart, 1..32 */
 #endif
+/*
+ * Mode filters no counter of the hart can apply to an event (QEMU 7.2's
+ * cycles/instructions): 0 counts the event in every mode (the spec's
+ * filter flags are hints), 1 refuses it with SBI_ERR_NOT_SUPPORTED.
+ * docs/pmu.md, Mode filtering.
+ */
+#ifndef PMU_STRICT_FILTERS
+#define PMU_STRICT_FILTERS	0
+#endif
 #define PMU_HW_COUNTERS_MAX	32	/* mhpmcounter0..31 */
 #define PMU_COUNTERS_MAX	(PMU_HW_COUNTERS_MAX + PMU_FW_COUNTERS)
 
@@ -92,7 +101,8 @@ struct pmu_hart_ops {
  * NO_FILTER_CYCLES_INSTRET: the mhpmevent mode-inhibit bits have no effect
  *   on a programmable counter whose selector (low 20 bits) is 0x1 or 0x2,
  *   i.e. counts cycles or instructions (QEMU 7.2).  Mode-filtered requests
- *   for such a selector then get SBI_ERR_NOT_SUPPORTED.
+ *   for such a selector are then counted in every mode (or, with
+ *   PMU_STRICT_FILTERS, refused with SBI_ERR_NOT_SUPPORTED).
  * ONE_COUNTER_PER_EVENT: an event (mhpmevent bits 19:0) counts on one
  *   programmable counter only; a second one with the same selector counts
  *   nothing (QEMU 7.2).  Such a counter is then no candidate.

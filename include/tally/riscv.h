@@ -148,6 +148,8 @@
 #define CSR_VSTVAL	0x243
 #define CSR_HSTATUS	0x600
 #define CSR_HEDELEG	0x602
+#define CSR_HTIMEDELTA	0x605	/* RV64: a guest's time = time + htimedelta */
+#define CSR_HCOUNTEREN	0x606
 #define CSR_HTVAL	0x643
 #define CSR_HGATP	0x680
 #if __riscv_xlen == 32
@@ -162,8 +164,9 @@
 #define CSR_MTVAL2	0x34B
 #define CSR_TIME	0xC01	/* emulated where the hart lacks it (lib/sbi/sbi_emulate.c) */
 #define CSR_TIMEH	0xC81	/* RV32 */
-#define COUNTEREN_TM	(1UL << 1)	/* mcounteren/scounteren: time */
-/* Zicsr funct3 of the reads sbi_emulate.c takes (rs1/uimm = 0: no write) */
+#define COUNTEREN_TM	(1UL << 1)	/* m/h/scounteren: time */
+/* Zicsr funct3 (+ 4: the immediate forms), for sbi_emulate.c */
+#define INSN_FUNCT3_CSRRW	1
 #define INSN_FUNCT3_CSRRS	2
 #define INSN_FUNCT3_CSRRSI	6
 

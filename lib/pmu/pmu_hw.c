@@ -33,8 +33,9 @@ static void event_write(struct pmu_hart *h, unsigned int idx, uint64_t v)
  * timing M-mode).  A request without host mode flags counts every host
  * mode, like mcycle itself; VSINH/VUINH alone (perf's default
  * exclude_guest) leave M-mode counted, so Linux 6.1 (no flags) and 6.12
- * (VSINH | VUINH) count the same.  The caller (config_matching) has
- * checked that the counter can filter the host modes.
+ * (VSINH | VUINH) count the same.  The bits are written wherever the
+ * counter has them, also when config_matching took the request for a
+ * counter that ignores them (pmu_filter_capable): they cost nothing there.
  */
 static uint64_t mode_inhibits(unsigned long cfg_flags)
 {

@@ -95,7 +95,8 @@ bool pmu_event_supported_slow(const struct pmu_hart *h,
 			      unsigned long event_idx, uint64_t event_data);
 
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
-			    uint64_t selector, unsigned long cfg_flags);
+			    uint64_t selector, unsigned long cfg_flags,
+			    bool *unapplied);
 
 /* pmu_hw.c: hardware counter programming */
 void pmu_hw_reset_all(struct pmu_hart *h);

@@ -236,7 +236,8 @@ void trap_handler(struct trap_frame *tf)
 
 		if (!trap_page_access(tf, mcause, mtval)) {
 			fw_event(fw_event_of_cause(mcause));
-			if (mcause != CAUSE_ILLEGAL_INSTRUCTION || !sbi_emulate_insn(tf, mtval))
+			if (mcause != CAUSE_ILLEGAL_INSTRUCTION ||
+			    !sbi_emulate_insn(tf, mtval, &mcause))
 				trap_redirect_to_smode(tf, mcause, mtval);
 		}
 	}

@@ -664,20 +664,30 @@ static int check_cycles_instructions(void)
 
 /*
  * cycles/instructions with :u and :k. QEMU 7.2 cannot filter these by
- * mode, so a firmware may refuse (perf then prints <not supported>, or on
- * Linux 6.1, which asks the firmware only when the event is scheduled,
- * <not counted>). A number must be right: the loop runs in user mode, so
- * :u must hold nearly all of it and :k little; :u == :k or 0 is a lie.
+ * mode. The SBI spec makes the filter flags hints: a firmware may apply
+ * them or count every mode (Tally does, and says so in its boot banner:
+ * docs/pmu.md, Mode filtering). Both must count: a refusal (<not counted>,
+ * <not supported>) leaves perf users and KVM guests without a number.
+ * The note says which it was ("filter applied" / "filter not applied"),
+ * and tests/linux/boot-test.sh holds that against Tally's banner.
+ * The loop runs in user mode, so :k tells them apart: applied, :k holds
+ * only the kernel's share, less than 1/20 of the loop, and :u the loop;
+ * not applied, :k holds the loop too (at least 1/20 of its instructions:
+ * cycles count host ticks without -icount, which vary by 2x between runs;
+ * with -icount both instructions counts hold at least the loop). :u = 0
+ * is a lie.
  */
 static int check_mode_cycles_instructions(void)
 {
 	static const char *const events[] = { "cycles", "instructions" };
 	double u, k, want = 2.0 * LOOP_N;
 	char work[64], ev_u[32], ev_k[32];
-	int e, ru, rk, icount = !strcmp(opt.perf, "icount");
+	int e, ru, rk, applied = 0, icount = !strcmp(opt.perf, "icount");
 
 	snprintf(work, sizeof(work), "loop %lu", LOOP_N);
 	for (e = 0; e < ARRAY_SIZE(events); e++) {
+		int exact = icount && !strcmp(events[e], "instructions");
+
 		snprintf(ev_u, sizeof(ev_u), "%s:u", events[e]);
 		snprintf(ev_k, sizeof(ev_k), "%s:k", events[e]);
 		/* One run each: QEMU counts an event on one counter only. */
@@ -687,28 +697,33 @@ static int check_mode_cycles_instructions(void)
 		if (perf_stat("", ev_k, work))
 			return -1;
 		rk = stat_value(ev_k, NULL, &k);
-		if ((ru == VAL_NOT_SUPPORTED || ru == VAL_NOT_COUNTED) &&
-		    (rk == VAL_NOT_SUPPORTED || rk == VAL_NOT_COUNTED)) {
-			note("%s: %s / %s (refused, acceptable)", events[e],
-			     val_names[ru], val_names[rk]);
-			continue;
-		}
 		if (ru != VAL_OK || rk != VAL_OK)
-			return fail("%s %s but %s %s: the firmware filters one mode "
-				    "and not the other", ev_u, val_names[ru],
+			return fail("%s %s, %s %s: both must count (the filter "
+				    "flags are hints)", ev_u, val_names[ru],
 				    ev_k, val_names[rk]);
 		note("%s %.0f, %s %.0f", ev_u, u, ev_k, k);
 		if (u == 0)
 			return fail("%s = 0 for a user-mode loop of %.0f "
 				    "instructions (%s = %.0f)", ev_u, want, ev_k, k);
-		if (k >= u / 2)
-			return fail("%s = %.0f is not much less than %s = %.0f for "
-				    "a user-mode loop: the mode filter is ignored",
-				    ev_k, k, ev_u, u);
-		if (icount && !strcmp(events[e], "instructions") &&
-		    (u < want || u > want + LOOP_OVERHEAD_MAX))
-			return fail("%s = %.0f, expected %.0f", ev_u, u, want);
+		if (k < want / 20) {
+			applied |= 1 << e;
+			if (u < want / 20 ||
+			    (exact && (u < want || u > want + LOOP_OVERHEAD_MAX)))
+				return fail("%s = %.0f for a loop of %.0f", ev_u, u, want);
+			continue;
+		}
+		if (u < want / 20 || (exact && (u < want || k < want)))
+			return fail("%s = %.0f, %s = %.0f: the filter is not "
+				    "applied, yet they do not hold the %.0f-"
+				    "instruction loop", ev_u, u, ev_k, k, want);
 	}
+	if (applied == 3)
+		note("filter applied");
+	else if (!applied)
+		note("filter not applied (every mode counted)");
+	else
+		return fail("the filter applies to %s only: %s", events[applied - 1],
+			    check_note);
 	return 0;
 }
 
@@ -1753,8 +1768,8 @@ static void demo(void)
 	show("perf stat -e cycles,instructions,dTLB-load-misses,"
 	     "dTLB-store-misses,iTLB-load-misses -- work load-pages 10000");
 	printf("\n(mode filters: the TLB events honour :u and :k; QEMU 7.2 cannot "
-	       "filter cycles/instructions by mode,\n so Tally refuses "
-	       "instructions:u, which perf shows as <not counted>)\n");
+	       "filter cycles/instructions by mode,\n so Tally counts "
+	       "instructions:u in every mode, as its boot banner says)\n");
 	show("perf stat -e dTLB-store-misses:u,dTLB-load-misses:k "
 	     "-- work store-pages 10000");
 	show("perf stat -e instructions:u -- work loop 50000000");

@@ -8,7 +8,8 @@
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
 # the AIA runs, and the setipnum quirk without a PMP entry (bootargs "aia");
 # then the hostile runs (bootargs "hostile", below); the strict build's PMU
-# run (STRICT_FW, bootargs "strict"); last, the full run of
+# run (STRICT_FW, bootargs "strict") and the strict mode-filter image's PMU
+# runs (STRICT_FILTERS_FW, bootargs "strict-filters"); last, the full run of
 # every image on the other boards (QEMU sifive_u and spike).
 #
 # Usage: tests/sbi/run.sh <sbi-test.elf> <fw_dynamic.bin> <fw_jump.bin>
@@ -188,6 +189,41 @@ fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
 
+# The mode-filter policy, as the banner tells it (docs/pmu.md, Mode
+# filtering): the default image counts what no counter can filter in every
+# mode; the strict one (make PMU_STRICT_FILTERS=1, named by
+# $STRICT_FILTERS_FW: tests/run-all.sh builds it) refuses it, and its PMU
+# runs (bootargs "strict-filters") check the refusals.  <name> <cpu> <bootargs>
+filter_banner() {
+	local name=$1 log=$2 want=$3 line
+	line=$(grep -a -m1 '^PMU mode filters' "$log" | tr -d '\r')
+	if [[ $line == *"$want" ]]; then
+		pass "$name: banner: ${line#PMU mode filters : }"
+	else
+		fail "$name: banner's mode-filter line does not end \"$want\": '$line'"
+	fi
+}
+for name in pmu-sscofpmf pmu-nosscofpmf; do
+	filter_banner "$tag$name" "$logdir/$tag$name.log" "every mode counted"
+done
+if ! rv64_only pmu-strict; then
+	strict_fw=${STRICT_FILTERS_FW:-}
+	while read -r name cpu args; do
+		if [[ -z $strict_fw || ! -f $strict_fw ]]; then
+			echo "SKIP: $name: no PMU_STRICT_FILTERS=1 image (STRICT_FILTERS_FW)"
+			continue
+		fi
+		log="$logdir/$name.log"
+		run "$log" "$strict_fw" "$args" "$cpu"
+		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
+		ends "$name" "$log"
+		filter_banner "$name" "$log" "refused (strict build)"
+	done <<'EOF2'
+pmu-sscofpmf-strict rv64,sscofpmf=true pmu pmu-num=16 strict-filters
+pmu-nosscofpmf-strict rv64,pmu-num=4 pmu pmu-num=4 strict-filters
+EOF2
+fi
+
 # The strict build (STRICT_FW: make LINUX_COMPAT=0, no Linux driver bug
 # absorbed): the PMU run with bootargs "strict", whose Linux-compatibility
 # checks then expect the spec's errors; its banner says so.
@@ -247,16 +283,27 @@ EOF
 
 # Hypervisor runs (bootargs "hyp"): traps from VS/VU-mode reach HS-mode as
 # the H extension says; without H the payload finds no hstatus and the
-# hfence calls must answer NOT_SUPPORTED.
-while read -r name cpu; do
+# hfence calls must answer NOT_SUPPORTED.  hyp-spike-h: QEMU spike's harts
+# have no time CSR, so the guest's time (time + htimedelta, hcounteren) is
+# the firmware's emulation there, and the payload must say it trapped.
+while read -r name machine cpu; do
 	rv64_only "$name" && continue
 	log="$logdir/$name.log"
+	qemu[2]=$machine
 	run "$log" "$fw" hyp "$cpu"
+	qemu[2]=virt
 	sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p; s/^(INFO: .*)/$name: \1/p" "$log"
 	ends "$name" "$log"
+	[[ $machine == spike ]] || continue
+	if grep -qa "time CSR emulated by the firmware: yes" "$log"; then
+		pass "$name: the guest's time reads were emulated by the firmware"
+	else
+		fail "$name: no 'time CSR emulated by the firmware: yes' in $log"
+	fi
 done <<'EOF'
-hyp-h rv64,h=true
-hyp-noh rv64,h=false
+hyp-h virt rv64,h=true
+hyp-noh virt rv64,h=false
+hyp-spike-h spike rv64,h=true
 EOF
 
 # The hfence encodings of every image (no QEMU run can tell them apart).

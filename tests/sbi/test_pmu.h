@@ -82,6 +82,8 @@ struct pmu_state {
 	bool tally;		/* impl id is Tally: its optional parts are
 				 * required, not skipped */
 	bool sscofpmf;		/* every cpu's riscv,isa names it */
+	bool strict_filters;	/* bootargs "strict-filters": a Tally built
+				 * with PMU_STRICT_FILTERS=1 */
 	unsigned long spec;	/* SBI spec version (major << 24 | minor) */
 	unsigned long num;	/* num_counters */
 	uint64_t hw, fw;	/* valid hardware / firmware logical counters */
