@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tally/pmu.h>
+#include <tally/pmu_fw.h>
 #include "../unit/pmu/sim.h"
 
 #define MAX_OPS		96
