@@ -257,7 +257,6 @@ struct ntrace_ingress {
 typedef void (*ntrace_sink_fn)(void *ctx, const uint8_t *bytes, size_t n);
 
 #define NTRACE_STACK_MAX	32
-#define NTRACE_HIST_RING	4096
 
 struct ntrace_encoder {
 	struct ntrace_config cfg;
@@ -355,6 +354,10 @@ typedef void (*ntrace_exec_fn)(void *ctx, uint64_t addr, unsigned flags);
 /* Messages that carry no program flow (Ownership, Error, errors). */
 typedef void (*ntrace_event_fn)(void *ctx, const struct ntrace_msg *m, int err);
 
+/* HIST bits waiting for their branches: those of one message (the walk
+ * consumes them before the next message) */
+#define NTRACE_HIST_RING	4
+
 struct ntrace_hist_chunk {
 	uint64_t bits;		/* branch outcomes, first outcome most significant */
 	uint32_t repeat;	/* how many times the chunk repeats */
@@ -373,7 +376,8 @@ struct ntrace_decoder {
 	bool synced;
 	uint64_t pc;
 	uint64_t last_addr;
-	uint64_t icnt;		/* halfwords still to walk */
+	int64_t icnt;		/* halfwords still to walk (below 0: walked ahead of
+				   their I-CNT, for HIST bits that came first) */
 	/* history queue */
 	struct ntrace_hist_chunk hq[NTRACE_HIST_RING];
 	uint32_t hq_head, hq_n;

@@ -744,6 +744,119 @@ static void test_hrepeat_example(void)
 	free(d);
 }
 
+/*
+ * HIST full long before any I-CNT: a 2-instruction loop run 155,000 times in
+ * HTM with the largest I-CNT limit sends 5,000 ResourceFull (HIST) messages
+ * before the I-CNT of those instructions comes (in the last message).  The
+ * decoder used to queue them and gave up at the 4,097th ("HIST does not
+ * match the code at ResourceFull"); it now walks HIST bits as they come.
+ */
+struct check_ctx {
+	const struct ntrace_ingress *recs;
+	size_t n, i;
+	bool ok;
+};
+
+static void check_exec(void *ctx, uint64_t addr, unsigned flags)
+{
+	struct check_ctx *c = ctx;
+
+	(void)flags;
+	if (c->i >= c->n || c->recs[c->i].addr != addr)
+		c->ok = false;
+	c->i++;
+}
+
+static void test_hist_full_before_icnt(void)
+{
+	enum { LOOPS = 155000 };
+	struct ntrace_config c = cfg_default();
+	struct ntrace_ingress *recs = calloc(2 * LOOPS + 1, sizeof(*recs));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct check_ctx cc = { .recs = recs, .ok = true };
+	struct ntrace_parser p;
+	struct ntrace_encoder e;
+	struct ntrace_msg m;
+	size_t k = 0, hist_full = 0;
+
+	/* 0x100: c.add a0,a2; 0x102: bne a0,a1,0x100; 0x106: c.add */
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(1, 10, 11, -2));
+	put16(0x106, C_ADD);
+	predecode();
+	for (int i = 0; i < LOOPS; i++) {
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 2 };
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x102, .ilen = 4,
+			.itype = i < LOOPS - 1 ? NTRACE_ITYPE_BRANCH_TAKEN : NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+	}
+	recs[k++] = (struct ntrace_ingress){ .addr = 0x106, .ilen = 2 };
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.icnt_limit = 4194296;
+	ntrace_enc_init(&e, &c, sink, s);
+	for (size_t i = 0; i < k; i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	ntrace_parser_init(&p, &c, s->b, s->n);
+	while (ntrace_parse_next(&p, &m) == NTRACE_OK)
+		hist_full += m.tcode == NTRACE_TCODE_RESOURCE_FULL && m.rcode == NTRACE_RCODE_HIST;
+	cc.n = k;
+	ntrace_dec_init(d, &c, lookup, check_exec, NULL, &cc);
+	ntrace_dec_buffer(d, s->b, s->n);
+	CHECK(hist_full > 4096 && d->errors == 0 && cc.ok && cc.i == k,
+	      "HTM, I-CNT limit 4194296: a 2-instruction loop run %d times (%zu HIST-full "
+	      "ResourceFull before any I-CNT) decodes to its %zu addresses (%llu errors)",
+	      LOOPS, hist_full, k, (unsigned long long)d->errors);
+	free(recs);
+	free(s);
+	free(d);
+}
+
+/*
+ * A conditional branch that ends the range of an IndirectBranch without a
+ * HIST bit: the reference encoder (NexRv) models no trap and reports an
+ * instruction a trap follows as an indirect jump, branches included.  Its
+ * direction does not matter there (the message gives the next address).
+ */
+static void test_branch_ends_indirect_range(void)
+{
+	const struct ntrace_ingress recs[] = {
+		{ .addr = 0x100, .ilen = 2 },
+		{ .addr = 0x102, .ilen = 4, .itype = NTRACE_ITYPE_BRANCH_NOT_TAKEN },
+		{ .addr = 0x106, .ilen = 4, .itype = NTRACE_ITYPE_INDIRECT_JUMP_NL },	/* bne, then a trap */
+		{ .addr = 0x300, .ilen = 4 },
+	};
+	struct ntrace_config c = cfg_default();
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_encoder e;
+	bool ok;
+
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(0, 10, 11, 0x40));
+	put32(0x106, enc_b(1, 10, 11, 0x40));
+	put32(0x300, ADD);
+	predecode();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	ntrace_enc_init(&e, &c, sink, s);
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	ok = d->errors == 0 && got.n == 4;
+	for (size_t i = 0; ok && i < 4; i++)
+		ok = got.a[i] == recs[i].addr;
+	CHECK(ok, "HTM: a branch ending an IndirectBranch range with no HIST bit of its own "
+	      "(a trap after it, as NexRv reports it) decodes (%llu errors)",
+	      (unsigned long long)d->errors);
+	free(s);
+	free(d);
+}
+
 /* ---- corrupt and truncated streams ------------------------------------------------- */
 
 static void test_corrupt(void)
@@ -1326,6 +1439,8 @@ int main(int argc, char **argv)
 	test_address_examples();
 	test_icnt_examples();
 	test_hrepeat_example();
+	test_hist_full_before_icnt();
+	test_branch_ends_indirect_range();
 	test_isa();
 	test_sequential_jump();
 	test_all_jumps();
