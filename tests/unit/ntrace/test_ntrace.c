@@ -723,15 +723,15 @@ static void test_hrepeat_example(void)
 	}
 	c.trTeInstMode = NTRACE_INST_MODE_HTM;
 	c.trTeInstEnRepeatedHistory = true;
-	c.hist_bits = 31;
 	ntrace_enc_init(&e, &c, sink, s);
 	for (int i = 0; i < k; i++)
 		ntrace_enc_retire(&e, &recs[i]);
 	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
 	n = parse_all(&c, s->b, s->n, m, 8);
-	CHECK(n == 3 && m[1].tcode == 27 && m[1].rcode == 2 && m[1].rdata == 0x55555555 &&
-	      m[1].hrepeat == 10,
-	      "ch9 example: one ResourceFull RCODE=2 RDATA=0x55555555 HREPEAT=10 for 10 full HIST");
+	CHECK(n == 3 && m[1].tcode == 27 && m[1].rcode == 2 && m[1].rdata == 0x5 &&
+	      m[1].hrepeat == 150 && m[2].cdf == 1 && m[2].hist == 0x2,
+	      "ch9 example: the shorter form, one ResourceFull RCODE=2 RDATA=0b1_01 HREPEAT=150 "
+	      "(and the 301st outcome in the last message's HIST=0b1_0)");
 	got.n = 0;
 	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
 	ntrace_dec_buffer(d, s->b, s->n);
@@ -739,6 +739,35 @@ static void test_hrepeat_example(void)
 	for (int i = 0; ok && i < k; i++)
 		ok = got.a[i] == recs[i].addr;
 	CHECK(ok, "ch9 example: HREPEAT stream decodes to the %d executed addresses", k);
+
+	/* the first form (10 full 31-outcome HIST repeated), made by hand:
+	 * the decoder takes any split of the same outcomes */
+	{
+		struct ntrace_msg w[3] = {
+			{ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC, .sync = NTRACE_SYNC_TRACE_ENABLE,
+			  .addr = 0x100 >> 1 },
+			{ .tcode = NTRACE_TCODE_RESOURCE_FULL, .rcode = NTRACE_RCODE_HREPEAT,
+			  .rdata = 0x55555555, .hrepeat = 10 },
+			{ .tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION, .evcode = 4, .cdf = 1,
+			  .icnt = 2 * 4 * 301 / 2, .hist = 0 },
+		};
+		/* 10 x 30 outcomes, then the 301st (0) in the last message */
+		w[2].hist = 0x2;
+		s->n = 0;
+		for (int i = 0; i < 3; i++) {
+			int len = ntrace_msg_encode(&c, &w[i], s->b + s->n, sizeof(s->b) - s->n);
+
+			s->n += len > 0 ? (size_t)len : 0;
+		}
+		got.n = 0;
+		ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+		ntrace_dec_buffer(d, s->b, s->n);
+		ok = d->errors == 0 && got.n == (size_t)k;
+		for (int i = 0; ok && i < k; i++)
+			ok = got.a[i] == recs[i].addr;
+		CHECK(ok, "ch9 example: the first form, RCODE=2 RDATA=0x55555555 HREPEAT=10, "
+		      "decodes to the same %d addresses", k);
+	}
 	free(recs);
 	free(s);
 	free(d);
