@@ -270,8 +270,6 @@ typedef void (*ntrace_sink_fn)(void *ctx, const uint8_t *bytes, size_t n);
 struct ntrace_hist_buf {
 	uint64_t bits[NTRACE_HBUF_BITS / 64];	/* outcome i: bit i % 64 of word i / 64 */
 	uint32_t n;				/* outcomes buffered */
-	uint16_t periodic[NTRACE_MAX_HIST];	/* [p - 1]: trailing outcomes equal to the
-						   one p before (a pattern of p repeats) */
 	uint8_t  run_p;				/* the run's pattern length, 0: no run */
 	uint8_t  run_phase;			/* outcomes into its current repetition */
 	uint32_t run_k;				/* its whole repetitions (not sent yet) */

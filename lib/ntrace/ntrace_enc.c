@@ -99,7 +99,7 @@ static void send_hist_full(struct ntrace_encoder *e, uint64_t hist, uint32_t cou
  * RUN_MIN outcomes or more becomes a run: what comes before it is sent, and
  * the run is counted as it grows (no buffer space, however long the loop)
  * until it breaks or a message takes it.  A buffer that fills (long HIST
- * with no message and no run) sends its first half.
+ * with no message and no run) sends its first three quarters.
  */
 #define RUN_MIN		96
 
@@ -121,18 +121,65 @@ static uint64_t hb_value(const struct ntrace_hist_buf *h, uint32_t i, unsigned l
 	return v;
 }
 
+/* Outcomes [i, i + 64) as a word, outcome i in bit 0 (beyond the buffered
+ * ones: whatever the buffer holds) */
+static uint64_t hb_word(const struct ntrace_hist_buf *h, uint32_t i)
+{
+	uint32_t w = i / 64, b = i % 64;
+	uint64_t v = h->bits[w] >> b;
+
+	if (b && w + 1 < NTRACE_HBUF_BITS / 64)
+		v |= h->bits[w + 1] << (64 - b);
+	return v;
+}
+
+static uint64_t low_bits(unsigned n)
+{
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* Zero bits above the highest set bit of x (x != 0) */
+static unsigned top_zeros(uint64_t x)
+{
+	unsigned n = 0;
+
+	for (unsigned step = 32; step; step /= 2) {
+		if (!(x >> (64 - step))) {
+			n += step;
+			x <<= step;
+		}
+	}
+	return n;
+}
+
+/* How many of the last outcomes equal the one p before them: the buffer
+ * ends in a pattern of p repeated over that many + p outcomes */
+static uint32_t hb_periodic(const struct ntrace_hist_buf *h, unsigned p)
+{
+	uint32_t end = h->n, count = 0, left;
+	uint64_t x;
+
+	for (; end >= p + 64; end -= 64, count += 64) {
+		x = hb_word(h, end - 64) ^ hb_word(h, end - 64 - p);
+		if (x)
+			return count + top_zeros(x);
+	}
+	if (end <= p)
+		return count;
+	left = end - p;		/* outcomes [p, end) against [0, left) */
+	x = (hb_word(h, p) ^ hb_word(h, 0)) & low_bits(left);
+	return x ? count + top_zeros(x << (64 - left)) : count + left;
+}
+
 static unsigned var_bytes(unsigned bits)
 {
 	return (bits + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
 }
 
-static unsigned bit_length(uint64_t v)
+/* Bytes of an HREPEAT field (6-bit MDOs) */
+static unsigned count_bytes(uint32_t k)
 {
-	unsigned n = 0;
-
-	for (; v; v >>= 1)
-		n++;
-	return n;
+	return k < 1u << 6 ? 1 : k < 1u << 12 ? 2 : k < 1u << 18 ? 3 : 4;
 }
 
 /* Bytes of a ResourceFull with a len-outcome HIST (TSTAMP counted as one
@@ -171,9 +218,9 @@ static void hb_plan(struct ntrace_encoder *e, uint32_t n, bool tail)
 	h->cost[n] = 0;
 	h->step[n] = 0;
 	for (uint32_t i = n; i-- > 0;) {
-		uint32_t best = UINT32_MAX, choice = 0;
+		uint32_t best = UINT32_MAX, choice = 0, longest = n - i < w ? n - i : w;
 
-		for (unsigned len = 1; len <= w && i + len <= n; len++) {
+		for (unsigned len = 1; len <= longest; len++) {
 			uint32_t c = rf[len] + h->cost[i + len];
 
 			if (c <= best) {
@@ -185,10 +232,14 @@ static void hb_plan(struct ntrace_encoder *e, uint32_t n, bool tail)
 			best = tail_cost(n - i);
 			choice = STEP(STEP_TAIL, n - i, 0);
 		}
+		/* bit p of eq: outcome i + p (before n) equals outcome i */
+		uint64_t ahead = rep ? hb_word(h, i) : 0;
+		uint64_t eq = ~(ahead ^ (0 - (ahead & 1))) & low_bits(n - i);
+
 		for (unsigned p = 1; rep && p <= w; p++) {
 			uint32_t kmax, ks[6];
 
-			same[p - 1] = i + p < n && hb_bit(h, i + p) == hb_bit(h, i) ? same[p - 1] + 1 : 0;
+			same[p - 1] = (eq >> p) & 1 ? same[p - 1] + 1 : 0;
 			if (same[p - 1] < p)
 				continue;	/* not two repetitions */
 			kmax = (p + same[p - 1]) / p;
@@ -205,7 +256,7 @@ static void hb_plan(struct ntrace_encoder *e, uint32_t n, bool tail)
 
 				if (k < 2 || k > kmax)
 					continue;
-				c = rf[p] + var_bytes(bit_length(k)) + h->cost[i + p * k];
+				c = rf[p] + count_bytes(k) + h->cost[i + p * k];
 				if (c < best) {
 					best = c;
 					choice = STEP(STEP_REP, p, k);
@@ -247,8 +298,6 @@ static uint32_t hb_send(struct ntrace_encoder *e, uint32_t upto, uint64_t *tail)
 static void hb_clear(struct ntrace_hist_buf *h)
 {
 	h->n = 0;
-	for (unsigned p = 0; p < NTRACE_MAX_HIST; p++)
-		h->periodic[p] = 0;
 }
 
 /* Removes the first c outcomes (sent) */
@@ -265,26 +314,24 @@ static void hb_drop(struct ntrace_hist_buf *h, uint32_t c)
 		h->bits[w] = v;
 	}
 	h->n = n;
-	for (unsigned p = 1; p <= NTRACE_MAX_HIST; p++)
-		if (h->periodic[p - 1] > (n > p ? n - p : 0))
-			h->periodic[p - 1] = (uint16_t)(n > p ? n - p : 0);
 }
 
-/* The buffer is full and no message takes it: its first half goes */
-static void hb_commit_half(struct ntrace_encoder *e)
+/* The buffer is full and no message takes it: its first three quarters go
+ * (the parse of the rest waits for the outcomes that follow) */
+static void hb_commit(struct ntrace_encoder *e)
 {
 	uint64_t unused;
 
 	hb_plan(e, e->hb.n, false);
-	hb_drop(&e->hb, hb_send(e, e->hb.n / 2, &unused));
+	hb_drop(&e->hb, hb_send(e, e->hb.n / 4 * 3, &unused));
 }
 
-/* The last p outcomes have repeated for RUN_MIN: the buffer before them is
- * sent, they become a run */
-static void run_open(struct ntrace_encoder *e, unsigned p)
+/* The last len outcomes repeat a pattern of p (len >= RUN_MIN): the buffer
+ * before them is sent, they become a run */
+static void run_open(struct ntrace_encoder *e, unsigned p, uint32_t len)
 {
 	struct ntrace_hist_buf *h = &e->hb;
-	uint32_t len = h->periodic[p - 1] + p, start = h->n - len;
+	uint32_t start = h->n - len;
 	uint64_t unused;
 
 	if (start) {
@@ -306,26 +353,22 @@ static void hb_push(struct ntrace_encoder *e, unsigned taken)
 {
 	struct ntrace_hist_buf *h = &e->hb;
 	uint32_t n = h->n;
-	unsigned w = e->cfg.hist_bits - 1u;
 
 	h->bits[n / 64] = (h->bits[n / 64] & ~(1ull << (n % 64))) | (uint64_t)taken << (n % 64);
 	h->n = n + 1;
-	if (e->cfg.trTeInstEnRepeatedHistory) {
-		for (unsigned p = 1; p <= w; p++) {
-			if (n >= p && hb_bit(h, n - p) == taken)
-				h->periodic[p - 1]++;
-			else
-				h->periodic[p - 1] = 0;
-		}
-		for (unsigned p = 1; p <= w; p++) {
-			if (h->periodic[p - 1] + p >= RUN_MIN) {
-				run_open(e, p);
+	/* a run is looked for every 16 outcomes (it may start up to 15 late) */
+	if (e->cfg.trTeInstEnRepeatedHistory && h->n >= RUN_MIN && h->n % 16 == 0) {
+		for (unsigned p = 1; p < e->cfg.hist_bits; p++) {
+			uint32_t same = hb_periodic(h, p);
+
+			if (same + p >= RUN_MIN) {
+				run_open(e, p, same + p);
 				return;
 			}
 		}
 	}
 	if (h->n == NTRACE_HBUF_BITS)
-		hb_commit_half(e);
+		hb_commit(e);
 }
 
 /* The run ends: its whole repetitions are sent, the rest is buffered */
@@ -360,11 +403,13 @@ static uint64_t hb_take(struct ntrace_encoder *e, bool tail)
 
 	if (h->run_p)
 		run_close(e);
-	if (h->n) {
+	if (tail && h->n < e->cfg.hist_bits) {
+		v = hb_value(h, 0, h->n);	/* the message's field alone is cheapest */
+	} else if (h->n) {
 		hb_plan(e, h->n, tail);
 		hb_send(e, h->n, &v);
-		hb_clear(h);
 	}
+	hb_clear(h);
 	return v;
 }
 
