@@ -9,8 +9,7 @@
  *           B/BN taken/not-taken branch, J/C direct jump/call, JI/CI
  *           indirect jump/call, R return (the encoder's input);
  *   PCINFO  the same per distinct address, with the direct target (the
- *           decoder's code description: one classification per address);
- *   (PCONLY, what its decoder prints, "0x<ADDR>" a line: compare with same.)
+ *           decoder's code description: one classification per address).
  *
  * The reference models no trap: an instruction the next address shows was
  * followed by a trap (or that never retires: ECALL, EBREAK), and a trap
@@ -18,26 +17,17 @@
  * stays a call, CI), so that both encoders see the same ingress sequence and
  * every executed instruction is in an I-CNT.
  *
- *   nexrv-pcseq convert [--from ADDR] [--max N] ADDRS CODE DIR
- *   nexrv-pcseq encode [controls] -o T.ntr PCSEQ
- *   nexrv-pcseq same A B     (two address lists, any hex spelling: equal?)
- *   nexrv-pcseq cputime OUT CMD...  (runs CMD, stdout to OUT; prints its
- *                                    user + system CPU seconds, getrusage)
+ *   nexrv-convert [--from ADDR] [--max N] [--until-change] ADDRS CODE DIR
  *
- * convert writes DIR/pcseq, DIR/pcinfo, and the same slice of the run for
- * Tally: DIR/addr (tally-trace decode's format) and DIR/code
- * (the word log, its indexes counted from the slice's first instruction).
- * --from: the slice starts at ADDR's first execution; --max: N instructions.
- *
- * encode feeds a PCSEQ file, type for type, to Tally's encoder (lib/ntrace),
- * the controls named as tally-trace names them; give the same controls to
- * tally-trace decode.  (Until tally-trace encode reads PCSEQ itself.)
+ * writes DIR/pcseq, DIR/pcinfo, and the same slice of the run for Tally:
+ * DIR/addr (tally-trace decode's format) and DIR/code (the word log, its
+ * indexes counted from the slice's first instruction).  --from: the slice
+ * starts at ADDR's first execution; --max: N instructions; --until-change:
+ * the slice ends before an address runs other code than it ran before
+ * (another process, patched text), as PCINFO cannot say that, or before an
+ * address NexRv's decoder cannot reconstruct (nexrv_reaches).
+ * (The cache of recordings is keyed by this file: what it writes.)
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +35,12 @@
 
 static void die(const char *what)
 {
-	fprintf(stderr, "nexrv-pcseq: %s\n", what);
+	fprintf(stderr, "nexrv-convert: %s\n", what);
 	exit(2);
 }
 
-/* ---- the code: halfwords by address, changed in execution order ---------- */
-
-/* (the same map takes the PCINFO index of each address) */
+/* ---- the code: halfwords by address, changed in execution order (the
+ * same map keeps each address's PCINFO entry) ------------------------------ */
 
 struct code_map {
 	uint64_t *keys;		/* halfword address + 1, 0 = empty */
@@ -121,16 +110,19 @@ static size_t ninfos, capinfos;
 static struct code_map info_at;		/* address -> index into infos + 1 */
 static uint64_t conflicts;
 
-static void add_info(uint64_t addr, const char *type, unsigned size, uint64_t dest)
+/* false if the address had another classification before (code changed) */
+static bool add_info(uint64_t addr, const char *type, unsigned size, uint64_t dest)
 {
 	uint32_t idx;
 	struct info *in;
 
 	if (code_get(&info_at, addr, &idx)) {
 		in = &infos[idx - 1];
-		if (strcmp(in->type, type) || in->size != size || in->dest != dest)
+		if (strcmp(in->type, type) || in->size != size || in->dest != dest) {
 			conflicts++;
-		return;
+			return false;
+		}
+		return true;
 	}
 	if (ninfos == capinfos) {
 		capinfos = capinfos ? 2 * capinfos : 4096;
@@ -144,6 +136,17 @@ static void add_info(uint64_t addr, const char *type, unsigned size, uint64_t de
 	in->size = (uint8_t)size;
 	snprintf(in->type, sizeof(in->type), "%s", type);
 	code_set(&info_at, addr, (uint32_t)ninfos);
+	return true;
+}
+
+/*
+ * NexRv's decoder extends every address whose bit 48 is set to 64 bits (it
+ * assumes 48-bit virtual addresses): a higher one (Sv57 user space, the
+ * vDSO near the top of it) decodes wrongly there.
+ */
+static bool nexrv_reaches(uint64_t addr)
+{
+	return addr >> 48 == 0 || addr >> 48 == 0xffff;
 }
 
 static int cmp_info(const void *a, const void *b)
@@ -243,11 +246,11 @@ static FILE *open_out(const char *dir, const char *name)
 	return f;
 }
 
-static int cmd_convert(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	uint64_t from = 0, max = 0, executed = 0, traps = 0, swaps = 0, first = 0;
-	bool started;
-	int a = 2;
+	bool started, until_change = false;
+	int a = 1;
 	struct code_map code = { 0 };
 	struct change *ch;
 	size_t nch, next_ch = 0;
@@ -257,6 +260,11 @@ static int cmd_convert(int argc, char **argv)
 	bool have_cur = false;
 
 	for (; a < argc && argv[a][0] == '-'; a += 2) {
+		if (!strcmp(argv[a], "--until-change")) {
+			until_change = true;
+			a--;
+			continue;
+		}
 		if (a + 1 >= argc)
 			die("option without a value");
 		if (!strcmp(argv[a], "--from"))
@@ -267,7 +275,7 @@ static int cmd_convert(int argc, char **argv)
 			die("unknown option");
 	}
 	if (argc - a != 3)
-		die("usage: convert [--from ADDR] [--max N] ADDRS CODE DIR");
+		die("usage: nexrv-convert [--from ADDR] [--max N] [--until-change] ADDRS CODE DIR");
 	in = fopen(argv[a], "r");
 	ch = load_changes(argv[a + 1], &nch);
 	if (!in)
@@ -318,12 +326,16 @@ static int cmd_convert(int argc, char **argv)
 			if (!insn.len)
 				die("an executed address has no valid instruction");
 			classify(&insn, cur, has_next, pc, &info_type, &seq_type, &dest);
+			if (until_change && (!add_info(cur, info_type, insn.len, dest) ||
+					     !nexrv_reaches(cur)))
+				break;
+			if (!until_change)
+				add_info(cur, info_type, insn.len, dest);
 			/* typed as an indirect jump only because a trap followed */
 			traps += strchr(seq_type, 'I') && !strchr(info_type, 'I') && info_type[0] != 'R';
 			swaps += insn.itype == NTRACE_ITYPE_COROUTINE_SWAP;
 			fprintf(pcseq, "0x%llx,%s%u\n", (unsigned long long)cur, seq_type, insn.len);
 			fprintf(addr, "%llx\n", (unsigned long long)cur);
-			add_info(cur, info_type, insn.len, dest);
 			executed++;
 		}
 		if (!has_next)
@@ -343,183 +355,8 @@ static int cmd_convert(int argc, char **argv)
 		die("cannot write the output");
 	fclose(in);
 	printf("%llu instructions, %zu addresses, %llu traps, %llu co-routine swaps, "
-	       "%llu addresses whose code changed\n",
+	       "%llu executions of an address whose code had changed\n",
 	       (unsigned long long)executed, ninfos, (unsigned long long)traps,
 	       (unsigned long long)swaps, (unsigned long long)conflicts);
 	return conflicts ? 3 : 0;
-}
-
-/* ---- encode: PCSEQ into Tally's encoder ------------------------------------ */
-
-static void sink(void *ctx, const uint8_t *bytes, size_t n)
-{
-	if (fwrite(bytes, 1, n, ctx) != n)
-		die("cannot write the stream");
-}
-
-static uint8_t itype_of(const char *t, unsigned *size)
-{
-	uint8_t itype;
-
-	switch (t[0]) {
-	case 'L': itype = NTRACE_ITYPE_NONE; break;
-	case 'B': itype = t[1] == 'N' ? NTRACE_ITYPE_BRANCH_NOT_TAKEN : NTRACE_ITYPE_BRANCH_TAKEN; break;
-	case 'J': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_JUMP_NL : NTRACE_ITYPE_DIRECT_JUMP_NL; break;
-	case 'C': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_CALL : NTRACE_ITYPE_DIRECT_CALL; break;
-	case 'R': itype = NTRACE_ITYPE_RETURN; break;
-	default: die("unknown PCSEQ type");
-	}
-	while (*t && (*t < '0' || *t > '9'))
-		t++;
-	*size = (unsigned)atoi(t);
-	if (*size != 2 && *size != 4)
-		die("PCSEQ size is not 2 or 4");
-	return itype;
-}
-
-static int cmd_encode(int argc, char **argv)
-{
-	struct ntrace_config cfg;
-	struct ntrace_encoder *e = malloc(sizeof(*e));
-	const char *out = NULL, *input = NULL;
-	FILE *in, *f;
-	char line[128];
-	uint64_t n = 0;
-
-	if (!e)
-		die("out of memory");
-	ntrace_config_default(&cfg);
-	for (int a = 2; a < argc; a++) {
-		const char *v = a + 1 < argc ? argv[a + 1] : "";
-
-		if (!strcmp(argv[a], "--mode")) {
-			cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
-			a++;
-		} else if (!strcmp(argv[a], "--implicit-return")) {
-			cfg.trTeInstImplicitReturnMode = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--stack-depth")) {
-			cfg.ret_stack_depth = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--icnt-limit")) {
-			cfg.icnt_limit = (uint32_t)strtoul(v, NULL, 0);
-			a++;
-		} else if (!strcmp(argv[a], "--hist-bits")) {
-			cfg.hist_bits = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--repeat-history")) {
-			cfg.trTeInstEnRepeatedHistory = true;
-		} else if (!strcmp(argv[a], "--repeat-branch")) {
-			cfg.repeat_branch = true;
-		} else if (!strcmp(argv[a], "-o")) {
-			out = v;
-			a++;
-		} else if (argv[a][0] == '-') {
-			die("unknown option");
-		} else {
-			input = argv[a];
-		}
-	}
-	if (!out || !input)
-		die("usage: encode [controls] -o T.ntr PCSEQ");
-	in = fopen(input, "r");
-	f = fopen(out, "wb");
-	if (!in || !f)
-		die("cannot open a file");
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	if (ntrace_enc_init(e, &cfg, sink, f))
-		die("invalid trace controls");
-	while (fgets(line, sizeof(line), in)) {
-		struct ntrace_ingress r = { .priv = 3 };
-		char *comma = strchr(line, ',');
-		unsigned size;
-
-		if (line[0] == '.' || !comma)
-			continue;
-		r.addr = strtoull(line, NULL, 16);
-		r.itype = itype_of(comma + 1, &size);
-		r.ilen = (uint8_t)size;
-		r.tstamp = n++;
-		ntrace_enc_retire(e, &r);
-	}
-	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED);
-	if (e->error)
-		die(ntrace_strerror(e->error));
-	if (fclose(f))
-		die("cannot write the stream");
-	fclose(in);
-	fprintf(stderr, "nexrv-pcseq: %llu instructions, %llu messages, %llu bytes\n",
-		(unsigned long long)n, (unsigned long long)e->messages,
-		(unsigned long long)e->bytes);
-	free(e);
-	return 0;
-}
-
-/* ---- same: two lists of addresses, one a line, compared as numbers ------- */
-
-static int cmd_same(int argc, char **argv)
-{
-	FILE *a, *b;
-	char la[64], lb[64];
-	uint64_t line = 0;
-
-	if (argc != 4)
-		die("usage: same A B");
-	a = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
-	b = strcmp(argv[3], "-") ? fopen(argv[3], "r") : stdin;
-	if (!a || !b)
-		die("cannot open a list");
-	for (;;) {
-		bool ga = fgets(la, sizeof(la), a) != NULL, gb = fgets(lb, sizeof(lb), b) != NULL;
-
-		line++;
-		if (!ga && !gb)
-			return 0;
-		if (ga != gb || strtoull(la, NULL, 16) != strtoull(lb, NULL, 16)) {
-			printf("line %llu: %s <> %s\n", (unsigned long long)line,
-			       ga ? strtok(la, "\n") : "(end)", gb ? strtok(lb, "\n") : "(end)");
-			return 1;
-		}
-	}
-}
-
-/* ---- cputime: a command's CPU time, to the microsecond -------------------- */
-
-static int cmd_cputime(int argc, char **argv)
-{
-	struct rusage ru;
-	int status, fd;
-	pid_t pid;
-
-	if (argc < 4)
-		die("usage: cputime OUT CMD...");
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || dup2(fd, 1) < 0)
-			_exit(127);
-		execvp(argv[3], argv + 3);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) != pid)
-		die("wait4");
-	printf("%.6f\n", (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc > 1 && !strcmp(argv[1], "convert"))
-		return cmd_convert(argc, argv);
-	if (argc > 1 && !strcmp(argv[1], "encode"))
-		return cmd_encode(argc, argv);
-	if (argc > 1 && !strcmp(argv[1], "same"))
-		return cmd_same(argc, argv);
-	if (argc > 1 && !strcmp(argv[1], "cputime"))
-		return cmd_cputime(argc, argv);
-	fprintf(stderr, "usage: nexrv-pcseq convert|encode ... (see the source)\n");
-	return 2;
 }
