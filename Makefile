@@ -8,10 +8,17 @@
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #        make bench-breakdown [BOOT=1]             where each call's instructions go
+#        make deps                                 install the Debian packages (apt-get)
 #
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
-# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails).
+# TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails);
+# TALLY_TEST_PMP_ENTRIES=<n> (test builds: at most n PMP entries counted on a hart).
+# LINUX_COMPAT=0: no accommodation of known Linux driver bugs, the strict SBI
+# spec (lib/pmu/pmu_linux_compat.c, docs/perf.md); PMU_SNAPSHOT=0: no PMU
+# snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks);
+# PMU_STRICT_FILTERS=1: mode filters no counter can apply are refused, not
+# counted in every mode (docs/pmu.md, Mode filtering).
 
 PLATFORM	?= generic
 O		?= build
@@ -28,6 +35,8 @@ endif
 # image 4 MiB aligned, hence the payload addresses (as OpenSBI's).
 XLEN		?= 64
 TALLY_MAX_HARTS	?= 32
+LINUX_COMPAT	?= 1
+PMU_SNAPSHOT	?= 1
 FW_TEXT_START	?= 0x80000000
 ifeq ($(XLEN),32)
 FW_JUMP_ADDR	?= 0x80400000
@@ -45,12 +54,8 @@ QEMU_SMP	?= 4
 QEMU_APPEND	?=
 LINUX_SOURCE	?= /usr/src/linux-source-6.1.tar.xz
 
-# Install missing Debian packages before anything else is looked up.
-DEPS_OK := $(shell scripts/install-deps.sh >&2 && echo yes)
-ifneq ($(DEPS_OK),yes)
-$(error the dependencies could not be installed: see the messages above)
-endif
-
+# Reading this Makefile changes nothing: the Debian packages are installed
+# by scripts/tally (the README's commands) or `make deps`.
 ifeq ($(origin CROSS_COMPILE),undefined)
 CROSS_COMPILE := $(if $(shell command -v riscv64-unknown-elf-gcc),riscv64-unknown-elf-,riscv64-linux-gnu-)
 endif
@@ -63,6 +68,9 @@ PLAT_DIR	:= $(O)/platform/$(PLATFORM)$(if $(filter 32,$(XLEN)),-rv32)
 FW_DIR		:= $(PLAT_DIR)/firmware
 OBJ_DIR		:= $(PLAT_DIR)/obj
 LIBFDT_SRC	:= $(O)/libfdt
+# One extraction per checkout and linux-source package: every O= copies it.
+LIBFDT_CACHE	?= $(CURDIR)/build/.libfdt-$(notdir $(LINUX_SOURCE:.tar.xz=))
+FLAGS_STAMP	:= $(OBJ_DIR)/.cflags
 
 ifeq ($(XLEN),32)
 ARCH_FLAGS	:= -march=rv32imac_zicsr_zifencei -mabi=ilp32 -mcmodel=medany
@@ -72,6 +80,9 @@ endif
 FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR)UL \
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
+		   $(if $(TALLY_TEST_PMP_ENTRIES),-DTALLY_TEST_PMP_ENTRIES=$(TALLY_TEST_PMP_ENTRIES)) \
+		   -DPMU_LINUX_COMPAT=$(LINUX_COMPAT) -DPMU_SNAPSHOT=$(PMU_SNAPSHOT) \
+		   $(if $(filter 1,$(PMU_STRICT_FILTERS)),-DPMU_STRICT_FILTERS=1) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))
 # No firmware C code uses t3-t6, so the ecall path of the trap entry
 # (firmware/fw_base.S) need not save and restore them: 8 instructions a call.
@@ -99,19 +110,33 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux bench \
-	bench-breakdown fuzz clean distclean
+.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux check-kvm \
+	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
+# The Debian packages Tally needs (apt-get, with sudo when not root).
+deps:
+	@scripts/install-deps.sh
+
+# A clear word when the cross compiler is missing (every object waits for it).
+have-cc:
+	@command -v $(CC) > /dev/null || \
+		{ echo "$(CC) not found: run 'make deps' (or scripts/tally)" >&2; exit 1; }
+
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
-$(LIBFDT_SRC)/.extracted: $(LINUX_SOURCE)
+$(LIBFDT_CACHE)/.extracted: $(LINUX_SOURCE)
 	@echo "  EXTRACT libfdt from $(LINUX_SOURCE)"
-	@mkdir -p $(LIBFDT_SRC)
-	@tar -xJf $(LINUX_SOURCE) -C $(LIBFDT_SRC) --strip-components=4 \
+	@mkdir -p $(@D)
+	@tar -xJf $(LINUX_SOURCE) -C $(@D) --strip-components=4 \
 		$(addprefix linux-source-6.1/scripts/dtc/libfdt/,$(LIBFDT_FILES))
 	@touch $@
 
-$(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP)
+$(LIBFDT_SRC)/.extracted: $(LIBFDT_CACHE)/.extracted
+	@mkdir -p $(@D)
+	@cp $(addprefix $(LIBFDT_CACHE)/,$(LIBFDT_FILES)) $(@D)/
+	@touch $@
+
+$(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP) | have-cc
 	@mkdir -p $(@D)
 	@echo "  CC      libfdt/$*.c"
 	@$(CC) $(CFLAGS_LIBFDT) -MMD -MP -c $(LIBFDT_SRC)/$*.c -o $@
@@ -119,17 +144,19 @@ $(OBJ_DIR)/libfdt/%.o: $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP)
 # --- Tally's own objects ------------------------------------------------------
 # Every object is rebuilt when the compiler flags change: fw_base.S relies on
 # FIXED_REGS being in force in every C object.
-FLAGS_STAMP	:= $(OBJ_DIR)/.cflags
-$(shell mkdir -p $(OBJ_DIR) && echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' | \
-	cmp -s - $(FLAGS_STAMP) 2>/dev/null || \
-	echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' > $(FLAGS_STAMP))
+# The stamp is rewritten only when the flags changed, so only then is it
+# newer than the objects.
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' | cmp -s - $@ 2>/dev/null || \
+		echo '$(CFLAGS_FW) | $(CFLAGS_LIBFDT)' > $@
 
-$(OBJ_DIR)/%.o: %.c $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP)
+$(OBJ_DIR)/%.o: %.c $(LIBFDT_SRC)/.extracted $(FLAGS_STAMP) | have-cc
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@
 
-$(OBJ_DIR)/%.o: %.S $(FLAGS_STAMP)
+$(OBJ_DIR)/%.o: %.S $(FLAGS_STAMP) | have-cc
 	@mkdir -p $(@D)
 	@echo "  AS      $<"
 	@$(CC) $(CFLAGS_FW) -MMD -MP -c $< -o $@
@@ -189,6 +216,9 @@ check-trace: all
 
 check-linux: all
 	@tests/run-all.sh $(O) linux
+
+check-kvm: all
+	@tests/run-all.sh $(O) kvm
 
 bench: all
 	@bench/run.sh $(O)

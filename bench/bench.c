@@ -423,6 +423,34 @@ static void bench_pmu_fw(void)
 	pmu_release(idx);
 }
 
+/*
+ * Linux 6.10+'s overflow handler with the snapshot: counter_stop(0, used,
+ * TAKE_SNAPSHOT), then counter_start(XLEN * XLEN, used, INIT_SNAPSHOT),
+ * the base Tally reads as 0 (lib/pmu/pmu_linux_compat.c); used is the
+ * one counter idx here.
+ */
+static void bench_linux_overflow(unsigned long idx)
+{
+	const unsigned long restart_base = (unsigned long)__riscv_xlen * __riscv_xlen;
+	struct series stop, start;
+	struct bench_call c;
+
+	series_init(&stop, "pmu_ovf_stop_snapshot");
+	series_init(&start, "pmu_ovf_restart_snapshot");
+	for (unsigned int i = 0; i < REPS; i++) {
+		c = call(SBI_EXT_PMU, SBI_PMU_COUNTER_STOP, 0, 1UL << idx,
+			 PMU_STOP_TAKE_SNAPSHOT, 0, 0);
+		if (!timed(&stop, &c, 0, 0))
+			break;
+		c = call(SBI_EXT_PMU, SBI_PMU_COUNTER_START, restart_base, 1UL << idx,
+			 PMU_START_INIT_SNAPSHOT, 0, 0);
+		if (!timed(&start, &c, 0, 0))
+			break;
+	}
+	series_report(&stop);
+	series_report(&start);
+}
+
 static void bench_pmu_snapshot(void)
 {
 	struct series stop, start;
@@ -454,12 +482,19 @@ static void bench_pmu_snapshot(void)
 		if (!timed(&start, &c, 0, 0))
 			break;
 	}
+	series_report(&stop);
+	series_report(&start);
+	bench_linux_overflow(idx);
 	pmu_release(idx);
+	sbi(SBI_EXT_PMU, SBI_PMU_SNAPSHOT_SET_SHMEM, ~0UL, ~0UL, 0, 0, 0);
+	return;
 off:
 	sbi(SBI_EXT_PMU, SBI_PMU_SNAPSHOT_SET_SHMEM, ~0UL, ~0UL, 0, 0, 0);
 out:
 	series_report(&stop);
 	series_report(&start);
+	bprintf("BENCH pmu_ovf_stop_snapshot na no snapshot\n");
+	bprintf("BENCH pmu_ovf_restart_snapshot na no snapshot\n");
 }
 
 static void bench_pmu_event_info(void)

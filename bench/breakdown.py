@@ -50,6 +50,7 @@ DEFAULT_CALLS = [
     "unknown_eid", "base_spec_version", "pmu_num_counters", "pmu_get_info",
     "pmu_cfg_match_dtlb", "pmu_start_value", "pmu_stop", "pmu_stop_reset",
     "pmu_fw_read", "pmu_snapshot_stop", "pmu_snapshot_start",
+    "pmu_ovf_stop_snapshot", "pmu_ovf_restart_snapshot",
     "pmu_event_info8", "pmu_cfg_match_raw", "sse_inject_complete",
 ]
 

@@ -276,4 +276,12 @@ for i in "${!fws[@]}"; do
 done
 
 python3 "$here/table.py" "${cols[@]}" | tee "$bdir/results.md"
+
+# The cost of a Linux 6.12 perf session in M-mode: Tally with and without
+# the PMU snapshot and OpenSBI 1.9 (bench/linux_perf.sh; BENCH_LINUX=0 skips)
+if [[ ${BENCH_LINUX:-1} != 0 ]]; then
+	echo "[bench] Linux 6.12 perf session (bench/linux_perf.sh)" >&2
+	echo
+	"$here/linux_perf.sh" "$out" | tee -a "$bdir/results.md" || failed=1
+fi
 exit $failed

@@ -45,6 +45,8 @@ CALLS = [
     ("pmu counter_fw_read", "stock", "pmu_fw_read", ("ratio",), 316),
     ("pmu counter_stop (TAKE_SNAPSHOT)", "stock", "pmu_snapshot_stop", ("ratio", "x1.5:pmu_stop"), None),
     ("pmu counter_start (INIT_SNAPSHOT)", "stock", "pmu_snapshot_start", ("ratio", "x1.5:pmu_start_value"), None),
+    ("pmu overflow stop(0, used, TAKE_SNAPSHOT) (Linux 6.10+)", "stock", "pmu_ovf_stop_snapshot", (), None),
+    ("pmu overflow restart(XLEN*XLEN, used, INIT_SNAPSHOT) (Linux 6.10+)", "stock", "pmu_ovf_restart_snapshot", (), None),
     ("pmu event_get_info (8 events)", "stock", "pmu_event_info8", ("ratio",), 1198),
     ("time set_timer", "stock", "time_set_timer", ("ratio",), 344),
     ("time set_timer (fw counter running)", "stock", "time_set_timer_fw", ("ratio",), None),

@@ -97,7 +97,14 @@ _start:
 	j	.Lpark
 
 .Lwarm:
-	/* sleep until the cold-boot hart has set up the platform; it sends an IPI */
+	/*
+	 * sleep until the cold-boot hart has set up the platform; it wakes us
+	 * through the MSWI.  A tree without one (an IMSIC's M-files need each
+	 * hart's own set-up first): poll the flag instead (boot_wait_poll).
+	 */
+	la	t0, boot_wait_poll
+	REG_L	t0, 0(t0)
+	bnez	t0, 7f
 	li	t0, MIP_MSIP
 	csrw	mie, t0
 3:	la	t0, cold_boot_done
@@ -105,6 +112,9 @@ _start:
 	bnez	t0, 4f
 	wfi
 	j	3b
+7:	la	t0, cold_boot_done
+	REG_L	t0, 0(t0)
+	beqz	t0, 7b
 4:	fence	r, rw
 	mv	a0, s0
 	call	warm_boot		/* does not return */
@@ -143,14 +153,14 @@ hart_map_lottery:
  * can happen meanwhile, puts back the mstatus and mepc it overwrites), so
  * mret finds MPP = S and MPIE as the ecall left them.
  *
- * Every other trap saves the full frame (mepc, mstatus, gp and t3-t6 too:
- * illegal-instruction and misaligned emulation read and write any register
- * through the frame, the register dump shows them) and goes
- * to trap_handler().  Traps from S/U-mode get a fresh frame at the top of
- * the hart's stack; traps from M-mode push a frame on the current stack and
- * also save s0-s11, for the register dump.  mepc comes back from the frame
- * (trap_handler may move it); mstatus does not (trap_redirect_to_smode
- * writes the CSR itself).
+ * Every other trap saves a larger frame (mepc, mstatus, gp and t3-t6
+ * too, for the register dump) and goes to trap_handler().  Traps from
+ * S/U-mode get a fresh frame at the top of the hart's stack, and an
+ * exception from S/U-mode also saves s0-s11 (.Lexception: emulation reads
+ * and writes any register through the frame); traps from M-mode push a
+ * frame on the current stack and also save s0-s11, for the register dump.
+ * mepc comes back from the frame (trap_handler may move it); mstatus does
+ * not (trap_redirect_to_smode writes the CSR itself).
  */
 /*
  * What every trap path saves: the registers C code may clobber (ra, t0-t2,
@@ -197,7 +207,7 @@ _trap_entry:
 	csrrw	tp, mscratch, tp
 	REG_S	t0, SCRATCH_TMP0(tp)
 	csrr	t0, mcause
-	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
+	xori	t0, t0, CAUSE_SUPERVISOR_ECALL	/* 0 for an ecall; keeps the IRQ bit */
 	bnez	t0, .Lnot_ecall
 
 	/* an ecall from S-mode */
@@ -217,9 +227,8 @@ _trap_entry:
 	mret
 
 .Lnot_ecall:
-	addi	t0, t0, CAUSE_SUPERVISOR_ECALL - CAUSE_ILLEGAL_INSTRUCTION
-	beqz	t0, .Lillegal_insn
-.Lnot_illegal:
+	bgez	t0, .Lexception		/* mcause ^ 9 is negative for an interrupt */
+.Linterrupt_or_mmode:		/* interrupts, and every trap from M-mode */
 	csrr	t0, mstatus
 	srli	t0, t0, MSTATUS_MPP_SHIFT
 	andi	t0, t0, 3
@@ -272,18 +281,22 @@ _trap_entry:
 	mret
 
 /*
- * An illegal instruction from S/U-mode may be one the firmware emulates
- * (a read of the time CSR on a machine without it: QEMU sifive_u and
- * spike), which writes any register rd: the frame gets every register and
- * every register comes back from it.  From M-mode (the CSR probes) it is
- * an ordinary trap.
+ * An exception from S/U-mode may be an instruction the firmware emulates,
+ * which reads or writes any register: an illegal instruction (a read of
+ * the time CSR on a machine without it: QEMU sifive_u and spike), an
+ * access fault on a page the firmware emulates for a device quirk
+ * (lib/sbi/sbi_emulate.c).  The frame gets every register and every
+ * register comes back from it.  Every exception takes this path, so that
+ * an interrupt is told apart with one branch (bgez above); the others
+ * are forwarded, a path that is not hot.  From M-mode (the CSR probes)
+ * it is an ordinary trap.
  */
-.Lillegal_insn:
+.Lexception:
 	csrr	t0, mstatus
 	srli	t0, t0, MSTATUS_MPP_SHIFT
 	andi	t0, t0, 3
 	addi	t0, t0, -3
-	beqz	t0, .Lnot_illegal
+	beqz	t0, .Linterrupt_or_mmode
 	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
 	REG_S	s0, TF_REG(8)(t0)
 	REG_S	s1, TF_REG(9)(t0)
@@ -373,6 +386,28 @@ smode_load_ulong:
 	li	t0, 0
 	REG_L	t0, 0(a0)
 	csrw	mstatus, a2		/* MPRV off again; MPP, MPIE as before */
+	csrw	mepc, a1
+	mv	a0, t0
+	ret
+
+/*
+ * unsigned long smode_load_parcel(unsigned long vaddr): the 16-bit
+ * instruction parcel at an S-mode virtual address, read through S-mode's
+ * translation (MPRV with MPP = S, as the trap from S-mode left it) with
+ * MXR, so that an execute-only page reads too; called with the scratch
+ * guard set.  The same discipline as smode_load_ulong: 4-byte encoding,
+ * mepc and mstatus put back (a fault here is a trap from M-mode, which
+ * overwrites them, and trap_handler's return needs both).
+ */
+	.globl	smode_load_parcel
+smode_load_parcel:
+	csrr	a1, mepc
+	csrr	a2, mstatus
+	li	t1, MSTATUS_MPRV | MSTATUS_MXR
+	csrs	mstatus, t1
+	li	t0, 0
+	lhu	t0, 0(a0)
+	csrw	mstatus, a2		/* MPRV, MXR off again; MPP, MPIE as before */
 	csrw	mepc, a1
 	mv	a0, t0
 	ret

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tally needs, when any is missing.  Called by
-# the Makefile before building; fast (one dpkg-query) when all are there.
+# scripts/tally (the README's commands) and `make deps`; fast when all are
+# there (one dpkg-query for the whole list).
 # Usage: scripts/install-deps.sh [--check]   (--check: report, install nothing)
 set -euo pipefail
 
@@ -17,14 +18,18 @@ packages=(
 	linux-source-6.12
 	opensbi
 	flex bison bc libssl-dev libelf-dev cpio xz-utils
+	rsync				# headers_install (make headers) for the KVM selftests
 	gcc make python3
 	clang libclang-rt-14-dev	# libFuzzer + ASan/UBSan (tests/fuzz, tests/trace)
 )
 
 missing=()
+declare -A installed=()
+while read -r name status; do
+	[[ $status == "install ok installed" ]] && installed[${name%%:*}]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
 for p in "${packages[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[[ $status == "install ok installed" ]] || missing+=("$p")
+	[[ -n ${installed[$p]:-} ]] || missing+=("$p")
 done
 
 if [[ ${#missing[@]} -eq 0 ]]; then

@@ -4,14 +4,14 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm]...   (default: all)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace)	# trace after linux: it traces the Linux boot
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)	# trace after linux: it traces the Linux boot
 fw="$out/platform/generic/firmware"
 logdir="$out/test-logs"
 mkdir -p "$logdir"
@@ -33,16 +33,26 @@ suite_unit() {
 
 suite_sbi() {
 	local status=0
-	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails
+	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails;
+	# 5 PMP entries counted (the setipnum quirk's page gets none on AIA)
 	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
+		TALLY_TEST_PMP_ENTRIES=5 \
 		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
+	make -s -C "$root" O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
+		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the other boards' own images (make PLATFORM=<board>, their board.mk)
 	for board in sifive_u spike; do
 		make -s -C "$root" O="$out" PLATFORM=$board \
 			"$out/platform/$board/firmware/fw_jump.bin" || status=1
 	done
+	# the strict build: no Linux driver bug absorbed (LINUX_COMPAT=0)
+	make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	STRICT_FILTERS_FW="$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
+	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
 	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32
@@ -65,10 +75,11 @@ suite_trace() {
 	return $status
 }
 
-# Linux perf on both kernels (TALLY_KVERS, default "6.1 6.12"): each is
-# built by tests/linux/build.sh into its own cache (build/linux for 6.1,
-# build/linux-<kver> otherwise) and gets its own fw_payload. Then the 32-bit
-# 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
+# Linux perf on both kernels as Debian ships them (TALLY_KVERS, default
+# "6.1 6.12"): each is built by tests/linux/build.sh into its own cache
+# (build/linux for 6.1, build/linux-<kver> otherwise) and gets its own
+# fw_payload. Then Tally's strict build on a fixed 6.12, the other boards,
+# and the 32-bit 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
 suite_linux() {
 	local kver dir payload board status=0
 	for kver in ${TALLY_KVERS:-6.1 6.12}; do
@@ -89,6 +100,23 @@ suite_linux() {
 			status=1
 		fi
 	done
+	# Tally's strict build (LINUX_COMPAT=0, no Linux bug absorbed) against
+	# a 6.12 with the fixes of contrib/linux/6.12 (build.sh --fixed): the
+	# fw_dynamic runs only, no reference firmware
+	dir=$out/linux-6.12-fixed
+	if [[ " ${TALLY_KVERS:-6.1 6.12} " == *" 6.12 "* ]]; then
+		if "$root/tests/linux/build.sh" --kver 6.12 --fixed "$dir" &&
+			make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
+				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin"; then
+			TALLY_LINUX_TAG=linux-6.12-fixed/strict OPENSBI_DIR= OPENSBI_ANCHOR= \
+				"$root/tests/linux/boot-test.sh" "$dir" \
+				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" - ||
+				status=1
+		else
+			echo "FAIL: linux-6.12-fixed: kernel and strict firmware built"
+			status=1
+		fi
+	fi
 	# Linux 6.1 on the other boards (TALLY_LINUX_BOARDS, default sifive_u),
 	# each with its own kernel build (tests/linux/build-board.sh)
 	for board in ${TALLY_LINUX_BOARDS-sifive_u}; do
@@ -100,6 +128,7 @@ suite_linux() {
 			status=1
 		fi
 	done
+	hotplug_loops || status=1
 	# RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh) on Tally built with XLEN=32
 	dir=$out/linux-rv32
 	payload=$out/linux-payload-rv32
@@ -116,6 +145,41 @@ suite_linux() {
 		status=1
 	fi
 	return $status
+}
+
+# CPU hotplug then perf, in a loop inside one boot (tests/linux/hotplug-loop.sh,
+# TALLY_HOTPLUG_ROUNDS rounds, default 15; 200 and more by hand): each kernel
+# of TALLY_KVERS on virt; on sifive_u (if in TALLY_LINUX_BOARDS) the 6.1
+# board kernel and the 6.12 kernel, which boots on both machines. Runs
+# after suite_linux has built the kernels.
+hotplug_loops() {
+	local kver dir status=0 rounds=${TALLY_HOTPLUG_ROUNDS:-15} sifive_u=()
+	for kver in ${TALLY_KVERS:-6.1 6.12}; do
+		dir=$out/linux
+		[[ $kver == 6.1 ]] || dir=$out/linux-$kver
+		"$root/tests/linux/hotplug-loop.sh" virt "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
+		[[ $kver != 6.12 ]] || sifive_u+=("$dir")
+	done
+	[[ " ${TALLY_LINUX_BOARDS-sifive_u} " == *" sifive_u "* ]] || return $status
+	for dir in "$out/linux-sifive_u" ${sifive_u[@]+"${sifive_u[@]}"}; do
+		"$root/tests/linux/hotplug-loop.sh" sifive_u "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
+	done
+	return $status
+}
+
+# The kernel's KVM selftests on a Linux 6.12 KVM host booted on Tally with
+# the H extension (tests/kvm, docs/kvm.md): the 6.12 kernel of the linux
+# suite (built here if it is not yet), the selftests and their initramfs
+# (cached in build/kvm), then the runs, compared with OpenSBI 1.9.
+suite_kvm() {
+	local dir=$out/linux-6.12
+	if ! make -s -C "$root" O="$out" firmware ||
+		! "$root/tests/linux/build.sh" --kver 6.12 "$dir" ||
+		! "$root/tests/kvm/build.sh" "$dir" "$out/kvm"; then
+		echo "FAIL: kvm-6.12: firmware, kernel and selftests built"
+		return 1
+	fi
+	"$root/tests/kvm/run.sh" "$dir" "$out/kvm" "$fw/fw_dynamic.bin"
 }
 
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * tally-trace: the program's code for the decoder and the encoder: ELF files
- * (32/64-bit, little-endian, PT_LOAD segments and the symbol table), raw
- * binaries with a load address, and instruction words captured from a QEMU
- * in_asm log.  Instructions are classified on first use and cached.
+ * (read by tally-trace-elf.c), raw binaries with a load address, and
+ * instruction words captured from a QEMU in_asm log.  Instructions are
+ * classified on first use and cached.
  */
-#include <elf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,11 +213,14 @@ static void redecode(struct seg *s, uint64_t off)
 		s->ins[off] = (struct ntrace_insn){ 0 };
 }
 
-/* One halfword at addr; true if it changed. */
+/* One halfword at (even) addr; true if it changed. */
 static bool set_half(uint64_t addr, uint16_t half)
 {
 	uint64_t page = addr & ~0xfffull, o = addr - page;
 	struct seg *s = find_seg(addr);
+
+	if (addr & 1)
+		return false;
 
 	if (s && !s->page)
 		return false;		/* the ELF image has it */
@@ -254,6 +257,8 @@ static void log_change(uint64_t index, uint64_t addr, uint16_t half)
 
 void image_add_word(uint64_t addr, uint32_t word, unsigned len)
 {
+	if ((len != 2 && len != 4) || (addr & 1))
+		return;		/* not an instruction word */
 	for (unsigned i = 0; i + 2 <= len; i += 2) {
 		uint16_t half = (uint16_t)(word >> (8 * i));
 
@@ -282,20 +287,46 @@ int image_save_words(const char *path)
 }
 
 /* Loads changes; those at index 0 apply now, the others as decoding goes. */
+static int words_error(const char *path, unsigned long long lineno, const char *why)
+{
+	fprintf(stderr, "tally-trace: %s:%llu: %s (a line is: index address halfword, "
+		"as record writes them)\n", path, lineno, why);
+	return -1;
+}
+
+/* Loads changes; those at index 0 apply now, the others as decoding goes. */
 int image_load_words(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	unsigned long long idx, a;
-	unsigned w;
+	unsigned long long idx, a, w, last = 0, lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0, end;
 
-	if (!f)
+	if (!f) {
+		fprintf(stderr, "tally-trace: %s: %s\n", path, strerror(errno));
 		return -1;
-	while (fscanf(f, "%llu %llx %x", &idx, &a, &w) == 3)
-		log_change(idx, a, (uint16_t)w);
+	}
+	while (!rc && getline(&line, &cap, f) > 0) {
+		lineno++;
+		end = 0;
+		if (line[strspn(line, " \t\r\n")] == 0)
+			continue;
+		if (sscanf(line, "%llu %llx %llx %n", &idx, &a, &w, &end) != 3 || line[end])
+			rc = words_error(path, lineno, "not a code change");
+		else if (idx < last)
+			rc = words_error(path, lineno, "an index before the previous line's");
+		else if ((a & 1) || w > 0xffff)
+			rc = words_error(path, lineno, "an odd address or a halfword above 0xffff");
+		else
+			log_change(idx, a, (uint16_t)w);
+		last = idx;
+	}
+	free(line);
 	fclose(f);
 	applied = 0;
-	image_apply_words(2);	/* see exec_cb in tally-trace.c */
-	return 0;
+	image_apply_words(2);	/* see exec_cb in tally-trace-decode.c */
+	return rc;
 }
 
 /* The index of the next change to apply (UINT64_MAX: none left). */
@@ -318,37 +349,35 @@ bool image_words_pending(void)
 	return applied < nchanges;
 }
 
+/* A raw binary loaded at base. */
 int image_load_raw(const char *path, uint64_t base)
 {
-	FILE *f = fopen(path, "rb");
-	long n;
-	struct seg *s;
+	size_t n;
+	uint8_t *b = read_file(path, &n);
 
-	if (!f)
-		return -1;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	if (n <= 0) {
-		fclose(f);
+	if (!n || base + n - 1 < base) {
+		fprintf(stderr, "tally-trace: %s@0x%llx: %s\n", path, (unsigned long long)base,
+			n ? "runs past the end of the address space" : "an empty file");
+		free(b);
 		return -1;
 	}
-	s = add_seg(base, (uint64_t)n, false);
-	if (fread(s->bytes, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
+	memcpy(add_seg(base, n, false)->bytes, b, n);
+	free(b);
 	return 0;
 }
 
-static void add_sym(uint64_t addr, uint64_t size, const char *name)
+void image_add_symbol(uint64_t addr, uint64_t size, const char *name)
 {
 	if (nsyms == capsyms) {
 		capsyms = capsyms ? capsyms * 2 : 1024;
 		syms = xrealloc(syms, capsyms * sizeof(*syms));
 	}
-	syms[nsyms++] = (struct sym){ addr, size, strdup(name) };
+	syms[nsyms] = (struct sym){ addr, size, strdup(name) };
+	if (!syms[nsyms].name) {
+		fprintf(stderr, "tally-trace: out of memory\n");
+		exit(2);
+	}
+	nsyms++;
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -360,119 +389,66 @@ static int sym_cmp(const void *a, const void *b)
 	return (y->size > 0) - (x->size > 0);	/* sized (function) symbols first */
 }
 
-static int load_elf(const char *path, bool code);
+void image_sort_symbols(void)
+{
+	if (nsyms)
+		qsort(syms, nsyms, sizeof(*syms), sym_cmp);
+}
+
+/* A segment of size bytes at base, to be filled by the caller (ELF). */
+uint8_t *image_add_segment(uint64_t base, uint64_t size)
+{
+	return add_seg(base, size, false)->bytes;
+}
+
+/* An ELF file (code: its PT_LOAD segments too, and the XLEN). */
+static int load_elf_file(const char *path, bool code)
+{
+	char err[256];
+	size_t n;
+	uint8_t *b = read_file(path, &n);
+	int rc = elf_load(b, n, code, err, sizeof(err));
+
+	free(b);
+	if (rc)
+		fprintf(stderr, "tally-trace: %s: %s\n", path, err);
+	return rc;
+}
 
 int image_load_elf(const char *path)
 {
-	return load_elf(path, true);
+	return load_elf_file(path, true);
 }
 
 /* Symbols only: for code that changes at run time (Linux), whose bytes
  * must come from the captured words. */
 int image_load_symbols(const char *path)
 {
-	return load_elf(path, false);
+	return load_elf_file(path, false);
 }
 
-/* ELF32/ELF64 little-endian: PT_LOAD segments with file bytes, symbols. */
-static int load_elf(const char *path, bool code)
+/* Forgets every segment, symbol and captured word (the fuzz targets). */
+void image_reset(void)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *b;
-	long n;
-	bool is64;
-
-	if (!f)
-		return -1;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	if (n < 52) {
-		fclose(f);
-		return -1;
+	for (size_t i = 0; i < nsegs; i++) {
+		free(segs[i].bytes);
+		free(segs[i].known);
+		free(segs[i].ins);
+		free(segs[i].done);
 	}
-	b = malloc((size_t)n);
-	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		free(b);
-		return -1;
-	}
-	fclose(f);
-	if (memcmp(b, ELFMAG, SELFMAG) || b[EI_DATA] != ELFDATA2LSB) {
-		free(b);
-		return -1;
-	}
-	is64 = b[EI_CLASS] == ELFCLASS64;
-	if (code)
-		image_xlen = is64 ? 64 : 32;
-#define FIELD(s64, s32, f) (is64 ? (uint64_t)((const s64 *)p)->f : (uint64_t)((const s32 *)p)->f)
-	{
-		const unsigned char *p = b;
-		uint64_t phoff = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phoff);
-		uint64_t phnum = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phnum);
-		uint64_t phent = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_phentsize);
-		uint64_t shoff = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shoff);
-		uint64_t shnum = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shnum);
-		uint64_t shent = FIELD(Elf64_Ehdr, Elf32_Ehdr, e_shentsize);
-
-		for (uint64_t i = 0; i < phnum; i++) {
-			uint64_t off, va, fsz, type;
-			struct seg *s;
-
-			p = b + phoff + i * phent;
-			if (phoff + (i + 1) * phent > (uint64_t)n)
-				break;
-			type = FIELD(Elf64_Phdr, Elf32_Phdr, p_type);
-			off = FIELD(Elf64_Phdr, Elf32_Phdr, p_offset);
-			va = FIELD(Elf64_Phdr, Elf32_Phdr, p_vaddr);
-			fsz = FIELD(Elf64_Phdr, Elf32_Phdr, p_filesz);
-			if (!code || type != PT_LOAD || !fsz || off + fsz > (uint64_t)n)
-				continue;
-			s = add_seg(va, fsz, false);
-			memcpy(s->bytes, b + off, fsz);
-		}
-		for (uint64_t i = 0; i < shnum; i++) {
-			uint64_t type, off, size, link, ent, stroff;
-
-			p = b + shoff + i * shent;
-			if (shoff + (i + 1) * shent > (uint64_t)n)
-				break;
-			type = FIELD(Elf64_Shdr, Elf32_Shdr, sh_type);
-			if (type != SHT_SYMTAB)
-				continue;
-			off = FIELD(Elf64_Shdr, Elf32_Shdr, sh_offset);
-			size = FIELD(Elf64_Shdr, Elf32_Shdr, sh_size);
-			link = FIELD(Elf64_Shdr, Elf32_Shdr, sh_link);
-			ent = FIELD(Elf64_Shdr, Elf32_Shdr, sh_entsize);
-			p = b + shoff + link * shent;
-			stroff = FIELD(Elf64_Shdr, Elf32_Shdr, sh_offset);
-			if (!ent || off + size > (uint64_t)n)
-				continue;
-			for (uint64_t k = 1; k < size / ent; k++) {
-				uint64_t name, value, ssize, info;
-
-				p = b + off + k * ent;
-				name = FIELD(Elf64_Sym, Elf32_Sym, st_name);
-				value = FIELD(Elf64_Sym, Elf32_Sym, st_value);
-				ssize = FIELD(Elf64_Sym, Elf32_Sym, st_size);
-				info = FIELD(Elf64_Sym, Elf32_Sym, st_info);
-				/* code symbols only: absolute ones (SHN_ABS) are constants */
-				if ((ELF64_ST_TYPE(info) != STT_FUNC && ELF64_ST_TYPE(info) != STT_NOTYPE) ||
-				    !value || stroff + name >= (uint64_t)n ||
-				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_ABS ||
-				    FIELD(Elf64_Sym, Elf32_Sym, st_shndx) == SHN_UNDEF)
-					continue;
-				if (b[stroff + name] == 0 || b[stroff + name] == '$' ||
-				    !strncmp((const char *)b + stroff + name, ".L", 2))
-					continue;
-				add_sym(value, ssize, (const char *)b + stroff + name);
-			}
-		}
-	}
-#undef FIELD
-	free(b);
-	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
-	return 0;
+	for (size_t i = 0; i < nsyms; i++)
+		free((char *)syms[i].name);
+	free(segs);
+	free(syms);
+	free(changes);
+	segs = NULL;
+	syms = NULL;
+	changes = NULL;
+	nsegs = capsegs = nsyms = capsyms = nchanges = capchanges = applied = 0;
+	last_seg = NULL;
+	pcache_clear();
+	image_word_index = 0;
+	image_xlen = 64;
 }
 
 /* Function containing addr (nearest symbol at or below), or NULL. */

@@ -30,8 +30,21 @@ struct board_pmu {
 	uint32_t quirks;			/* PMU_HART_QUIRK_* */
 };
 
+/*
+ * Device quirks a board declares (struct board.quirks); the generic code
+ * absorbs each where the devicetree shows the device (docs/porting.md).
+ *
+ * BOARD_QUIRK_APLIC_SETIPNUM: the APLIC sets a level-sensitive source
+ * pending on every write of its number to setipnum_le/_be of an MSI-mode
+ * domain, asserted or not (QEMU before 9.0); the AIA spec re-pends it only
+ * while it still asserts.  The firmware closes the page of each S-level
+ * MSI-mode domain's setipnum_le/_be to S-mode and emulates the stores.
+ */
+#define BOARD_QUIRK_APLIC_SETIPNUM	(1U << 0)
+
 struct board {
 	const char *name;		/* as in make PLATFORM=<name> */
+	uint32_t quirks;		/* BOARD_QUIRK_* */
 	/* root compatible strings it matches, NULL-terminated; may be NULL */
 	const char *const *compatible;
 	/*

@@ -26,6 +26,25 @@ void mtimer_add_hart(unsigned long index, unsigned long mtimecmp_addr);
 uint64_t mtimer_value(void);
 void mtimer_set(unsigned long index, uint64_t when);
 
+/*
+ * RISC-V AIA (include/tally/aia.h).  IMSIC M-files: the firmware's IPIs
+ * (IMSIC_IPI_ID), by hart index; imsic_ipi_clear and imsic_hart_init act
+ * on the calling hart's own file.  APLIC: an M-level domain's delegation
+ * and MSI addresses, once at cold boot.
+ */
+struct aplic_desc;
+void imsic_add_hart(unsigned long index, unsigned long file_addr);
+void imsic_set_num_ids(unsigned int num_ids);
+void imsic_ipi_send(unsigned long index);
+void imsic_ipi_clear(unsigned long index);
+void imsic_hart_init(void);
+void aplic_init_mlevel(const struct aplic_desc *d);
+/* BOARD_QUIRK_APLIC_SETIPNUM: S-mode's store to an S-level MSI-mode
+ * domain's setipnum page (ctx: its struct aplic_slevel) */
+struct platform_trap_page;
+bool aplic_setipnum_store(const struct platform_trap_page *pg, unsigned long offset,
+			  uint32_t value);
+
 /* sifive,test0 (QEMU's test device) and syscon-style reset registers */
 void sifive_test_init(unsigned long base);
 void syscon_reset_init(unsigned long poweroff_addr, uint32_t poweroff_value,

@@ -34,6 +34,15 @@ long fdt_hart_map(const void *fdt, struct hart_map *map);
 long fdt_hartid_of_intc(const void *fdt, uint32_t phandle);
 /* First enabled node compatible with any of the NULL-terminated list, or < 0. */
 int fdt_find_compatible(const void *fdt, const char *const *compat);
+/* Compatible strings of the machine software interrupt devices. */
+extern const char *const fdt_clint_compat[];	/* SiFive CLINT (MSWI + MTIMER) */
+extern const char *const fdt_mswi_compat[];	/* ACLINT MSWI */
+/*
+ * Does the tree have an enabled CLINT or ACLINT MSWI?  Read by the first
+ * hart in _start: without one, the other harts cannot be woken from wfi at
+ * the end of cold boot (an IMSIC's M-files need set-up first), so they poll.
+ */
+bool fdt_has_mswi(const void *fdt);
 /*
  * fdt_path_offset() for a path read from the blob (stdout-path): a leading
  * alias is resolved only to a value that is a full path ("/..."), so an

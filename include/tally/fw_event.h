@@ -9,7 +9,7 @@
 #define TALLY_FW_EVENT_H
 
 #include <tally/hart.h>
-#include <tally/pmu.h>
+#include <tally/pmu_fw.h>
 
 /* SBI_PMU_FW_* event codes (SBI spec, PMU extension, firmware events) */
 #define FW_EV_MISALIGNED_LOAD		SBI_PMU_FW_MISALIGNED_LOAD

@@ -25,11 +25,20 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 					  unsigned long a2);
 void __attribute__((noreturn)) warm_boot(unsigned long hartid);
 extern volatile unsigned long cold_boot_done;
+/* Set by the first hart (hart_map_boot): the others poll, not wfi (sbi_hart.c) */
+extern unsigned long boot_wait_poll;
 
 /* Per-hart CSR set-up, at boot and at every HSM start (sbi_hart.c). */
 void hart_init_local(void);
+/* Part of it, also after a non-retentive suspend: the interrupt controller's
+ * per-hart state (IMSIC M-file) and the AIA CSRs (sbi_hart.c). */
+void hart_irq_init(void);
 /* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
 void pmp_protect(void);
+/* Cold boot: the hart's PMP entries (at most 16; TALLY_TEST_PMP_ENTRIES
+ * in a test build), and whether each trap page still has one (pmp.c). */
+unsigned int pmp_probe_count(void);
+void pmp_check_trap_pages(void);
 
 /* Linker symbols */
 extern char _fw_start[], _fw_end[];
@@ -44,7 +53,10 @@ struct hart_features {
 	bool instret_filter_ignored;	/* mhpmevent xINH bits ignored for 0x1/0x2 (QEMU 7.2) */
 	bool has_h;
 	bool has_fp;
-	unsigned int pmp_count;
+	bool has_smaia;			/* mtopi, miselect/mireg, mvien/mvip */
+	bool has_ssaia;			/* siselect/sireg, stopei */
+	bool has_smstateen;		/* mstateen0 */
+	unsigned int pmp_count;		/* PMP entries (pmp_probe_count) */
 	unsigned long hpm_mask;		/* bit i: mhpmcounter i present (3..31) */
 	unsigned int hpm_bits;		/* width of the programmable counters */
 };

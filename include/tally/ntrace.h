@@ -33,6 +33,13 @@
 #define NTRACE_MAX_TSTAMP	64
 #define NTRACE_MAX_HREPEAT	18
 #define NTRACE_MAX_BCNT		18
+/*
+ * "[The limits] help to write efficient decoding software but [do] not limit
+ * hardware in any way" (chapter 6): real encoders send wider counts (the
+ * reference encoder an I-CNT of 26 bits).  A lenient decoder accepts I-CNT,
+ * HREPEAT and B-CNT up to this width (a 32-bit counter), never wider.
+ */
+#define NTRACE_LENIENT_BITS	32
 
 /* --- Chapter 6/7: message types ------------------------------------------ */
 enum ntrace_tcode {
@@ -155,6 +162,34 @@ struct ntrace_config {
 void ntrace_config_default(struct ntrace_config *cfg);
 /* 0 if usable, else a negative NTRACE_E_* code. */
 int ntrace_config_check(const struct ntrace_config *cfg);
+
+/*
+ * Every control (and implementation parameter) of struct ntrace_config by
+ * name, with its valid values: the side file's names.
+ */
+struct ntrace_control {
+	const char *name;	/* the spec's name (or this implementation's) */
+	uint16_t offset;	/* in struct ntrace_config */
+	uint8_t size;		/* 1, 2 or 4 bytes; 0: a bool */
+	uint32_t min, max;	/* valid values */
+	const char *values;	/* the valid values when not all of min..max, or NULL */
+};
+extern const struct ntrace_control ntrace_controls[];
+extern const unsigned ntrace_ncontrols;
+const struct ntrace_control *ntrace_control_find(const char *name);
+uint64_t ntrace_control_get(const struct ntrace_config *cfg, const struct ntrace_control *c);
+/* NTRACE_OK, or NTRACE_E_CONFIG (cfg unchanged) when v is not min..max:
+ * never cut to the field's width. */
+int ntrace_control_set(struct ntrace_config *cfg, const struct ntrace_control *c, uint64_t v);
+
+/* Why a configuration is not usable: the control, its value, what it may be. */
+struct ntrace_config_fault {
+	const struct ntrace_control *control;
+	uint64_t value;
+	const char *why;	/* the rule broken; NULL: not in min..max */
+};
+/* As ntrace_config_check, saying which control is at fault in *f. */
+int ntrace_config_explain(const struct ntrace_config *cfg, struct ntrace_config_fault *f);
 /* SRC field width in messages (0 if not sent). */
 unsigned ntrace_src_bits(const struct ntrace_config *cfg);
 
@@ -177,9 +212,29 @@ enum ntrace_error {
 	NTRACE_E_STACK		= -13,	/* decoder: implicit return, empty stack */
 	NTRACE_E_LOST		= -14,	/* decoder: Error message (trace lost) */
 	NTRACE_E_FIELD		= -15,	/* encoder: field value out of range */
+	NTRACE_E_WIDE		= -16,	/* decoder: a count wider than chapter 6's
+					   limit (or, lenient, than NTRACE_LENIENT_BITS) */
 };
 const char *ntrace_strerror(int err);
 const char *ntrace_tcode_name(unsigned tcode);
+
+/*
+ * Where and why a stream failed, as the parser and the decoder report it:
+ * the byte offset, the message's number, the field at fault and its value.
+ */
+struct ntrace_fault {
+	int err;		/* NTRACE_E_* (NTRACE_OK: none yet) */
+	uint64_t offset;	/* byte offset in the stream (of the byte at fault
+				   for a framing error, else of the message) */
+	uint64_t msg;		/* message number in the stream, from 1 (0: not
+				   from a stream: ntrace_dec_msg called alone) */
+	int tcode;		/* the message's TCODE, -1 if unknown */
+	const char *field;	/* the field at fault as the spec names it ("I-CNT",
+				   "HIST", "MSEO"...), NULL if no single field */
+	uint64_t value;		/* the field's value (or what err says it is) */
+	bool has_pc;		/* decoder: pc is where the walk stopped */
+	uint64_t pc;
+};
 
 /* --- Message encoding and parsing ------------------------------------------ */
 /* Encodes m (fields of m->tcode) into out; returns the byte count, or a
@@ -195,6 +250,7 @@ struct ntrace_parser {
 	size_t msg_start;	/* offset of the last message (or error) */
 	size_t msg_len;
 	uint64_t messages, errors, idle_bytes;
+	struct ntrace_fault fault;	/* the last error (msg = messages + errors) */
 };
 void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_config *cfg,
 			const uint8_t *buf, size_t len);
@@ -210,6 +266,22 @@ int ntrace_msg_format(const struct ntrace_config *cfg, const struct ntrace_msg *
 		      char *out, size_t cap);
 /* True for messages with a SYNC field (they carry F-ADDR). */
 bool ntrace_tcode_is_sync(unsigned tcode);
+
+/*
+ * trTeInstMode from a stream: HTM sends HIST (IndirectBranchHist(Sync),
+ * ResourceFull RCODE=1 or 2, ProgTraceCorrelation CDF=1) where BTM sends
+ * DirectBranch(Sync).  cfg gives the other controls (SRC width) to parse
+ * with.  Returns NTRACE_INST_MODE_HTM or _BTM when the stream has only one
+ * kind, 0 when it has neither (no conditional branch to tell: both modes
+ * decode it alike), -1 when it has both (not one encoder's stream).
+ */
+struct ntrace_mode_evidence {
+	uint64_t hist_msgs, direct_msgs;	/* messages with HIST; DirectBranch(Sync) */
+	uint64_t first_hist, first_direct;	/* byte offset of the first of each */
+	uint8_t hist_tcode;			/* the TCODE of the first with HIST */
+};
+int ntrace_stream_mode(const struct ntrace_config *cfg, const uint8_t *buf, size_t len,
+		       struct ntrace_mode_evidence *ev);
 
 /* --- Chapter 2: ingress port (one retired instruction per record) -------- */
 enum ntrace_itype {
@@ -418,6 +490,18 @@ struct ntrace_decoder {
 	/* statistics */
 	uint64_t instructions, messages, errors;
 	int last_error;
+	/* error surface */
+	int src;		/* only messages with this SRC are decoded (-1, the
+				   default: all); set after ntrace_dec_init */
+	uint64_t msg_offset;	/* the message being decoded: its byte offset */
+	uint64_t msg_number;	/* and number, from 1 (set by ntrace_dec_buffer) */
+	struct ntrace_fault fault;	/* the last error, complete when the event
+					   callback sees it */
+	/* counts wider than chapter 6's limits: refused (NTRACE_E_TOO_LONG),
+	 * unless lenient (up to NTRACE_LENIENT_BITS); set after ntrace_dec_init */
+	bool lenient;
+	uint64_t wide_fields;		/* how many were accepted */
+	struct ntrace_fault wide_first;	/* the first one (err NTRACE_OK) */
 };
 
 int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
@@ -426,7 +510,8 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
 /* Processes one parsed message; returns NTRACE_OK or a negative error (the
  * decoder then waits for the next synchronizing message). */
 int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m);
-/* Parses and decodes a whole buffer; returns the number of errors. */
+/* Parses and decodes a whole buffer (the messages of d->src only, when it
+ * is set and the stream has a SRC field); returns the number of errors. */
 uint64_t ntrace_dec_buffer(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 #endif

@@ -13,15 +13,47 @@
 #include <tally/memregion.h>
 #include <tally/sbi_spec.h>
 
-#define PLATFORM_MMODE_DEVS	4
+#define PLATFORM_MMODE_DEVS	8
+#define PLATFORM_TRAP_PAGES	4
+#define PLATFORM_TRAP_PAGE_SIZE	4096UL
+
+/*
+ * A page of device registers S-mode reaches only through the firmware,
+ * for a device quirk the firmware absorbs: PMP closes it to S/U-mode like
+ * an M-mode device, and an aligned 32-bit load or store S-mode makes
+ * there is emulated (lib/sbi/sbi_emulate.c): a load reads the register
+ * as the hardware answers it, a store goes to store32, which writes the
+ * hardware as the quirk requires (true) or refuses the access (false:
+ * S-mode gets its access fault, as for any closed page).
+ */
+struct platform_trap_page {
+	unsigned long base;		/* physical, PLATFORM_TRAP_PAGE_SIZE aligned */
+	bool (*store32)(const struct platform_trap_page *pg, unsigned long offset,
+			uint32_t value);
+	const void *ctx;		/* store32's device */
+};
 
 struct platform_ops {
 	/* console (required for output; getc returns -1 when nothing waits) */
 	void (*console_putc)(char c);
 	int (*console_getc)(void);
-	/* inter-processor interrupts: raise / clear machine software irq (of a hart index) */
+	/*
+	 * inter-processor interrupts: raise the M-level interrupt of a hart
+	 * index (platform.ipi_mip: MSIP for an MSWI, MEIP for IMSIC M-files);
+	 * clear the calling hart's own (index: its index)
+	 */
 	void (*ipi_send)(unsigned long index);
 	void (*ipi_clear)(unsigned long index);
+	/*
+	 * Wake a hart that waits in _start for the end of cold boot (before
+	 * any per-hart set-up), and clear that wake-up on the hart itself:
+	 * the MSWI's msip.  NULL: such harts poll instead of sleeping
+	 * (hart_map_boot tells them, boot_wait_poll).
+	 */
+	void (*boot_wake)(unsigned long index);
+	void (*boot_wake_clear)(unsigned long index);
+	/* the calling hart's interrupt controller (IMSIC M-file), every start */
+	void (*irq_hart_init)(void);
 	/* machine timer */
 	uint64_t (*timer_value)(void);
 	void (*timer_set)(unsigned long index, uint64_t when);
@@ -42,13 +74,21 @@ struct platform {
 	struct hartmask harts;		/* hart indices that exist and S-mode may use */
 	unsigned long nr_harts;
 	struct memmap mem;		/* RAM and the firmware region */
-	/* M-mode-only device registers (MSWI, MTIMER, CLINT): PMP closes them */
+	/* M-mode-only device registers (MSWI, MTIMER, CLINT, APLIC M-level
+	 * domains, IMSIC M-files): PMP closes them */
 	struct memregion mmode_dev[PLATFORM_MMODE_DEVS];
 	unsigned int nr_mmode_devs;
+	/* device pages S-mode reaches through the firmware (a quirk): PMP
+	 * closes them after the M-mode devices, sbi_emulate.c serves them */
+	struct platform_trap_page trap_page[PLATFORM_TRAP_PAGES];
+	unsigned int nr_trap_pages;
+	const char *quirks_name;	/* board quirks in force, for the banner; NULL: none */
 	unsigned long timebase_hz;
 	bool has_sstc;
 	const char *console_name;
 	const char *ipi_name;
+	unsigned long ipi_mip;		/* the mip/mie bit an IPI raises */
+	const char *irqchip_name;	/* AIA devices set up, for the banner; NULL: none */
 	const char *timer_name;
 	const char *reset_name;
 	unsigned int reset_types;	/* SRST_TYPE_BIT()s system_reset can do */
@@ -67,6 +107,9 @@ int platform_init(void *fdt);
 /* For boards (early_init): the generic code's building blocks. */
 int platform_stdout_node(const void *fdt);	/* /chosen/stdout-path's node, or < 0 */
 void platform_add_mmode_dev(unsigned long base, unsigned long size);	/* PMP-closed */
+/* A page S-mode reaches through the firmware (struct platform_trap_page);
+ * false when the table is full. */
+bool platform_add_trap_page(const struct platform_trap_page *pg);
 /* Take a hart out of platform.harts: never started into S-mode, never an
  * HSM/IPI/RFENCE target; it parks in M-mode (warm_boot). */
 void platform_park_hart(unsigned long hartid);

@@ -28,7 +28,8 @@
  *                 the nine pmu_sbi_*() functions (also as the table
  *                 pmu_sbi_ops) from another dispatcher;
  *   event sites   pmu_fw_event(hart, SBI_PMU_FW_*) and
- *                 pmu_fw_platform_event(hart, event_data).
+ *                 pmu_fw_platform_event(hart, event_data), inline in
+ *                 <tally/pmu_fw.h> (which lib/pmu itself never includes).
  * Every function works on the calling hart's own struct pmu_hart only.
  */
 #ifndef TALLY_PMU_H
@@ -43,6 +44,15 @@
 
 #ifndef PMU_FW_COUNTERS
 #define PMU_FW_COUNTERS		16	/* firmware counters per hart, 1..32 */
+#endif
+/*
+ * Mode filters no counter of the hart can apply to an event (QEMU 7.2's
+ * cycles/instructions): 0 counts the event in every mode (the spec's
+ * filter flags are hints), 1 refuses it with SBI_ERR_NOT_SUPPORTED.
+ * docs/pmu.md, Mode filtering.
+ */
+#ifndef PMU_STRICT_FILTERS
+#define PMU_STRICT_FILTERS	0
 #endif
 #define PMU_HW_COUNTERS_MAX	32	/* mhpmcounter0..31 */
 #define PMU_COUNTERS_MAX	(PMU_HW_COUNTERS_MAX + PMU_FW_COUNTERS)
@@ -91,7 +101,8 @@ struct pmu_hart_ops {
  * NO_FILTER_CYCLES_INSTRET: the mhpmevent mode-inhibit bits have no effect
  *   on a programmable counter whose selector (low 20 bits) is 0x1 or 0x2,
  *   i.e. counts cycles or instructions (QEMU 7.2).  Mode-filtered requests
- *   for such a selector then get SBI_ERR_NOT_SUPPORTED.
+ *   for such a selector are then counted in every mode (or, with
+ *   PMU_STRICT_FILTERS, refused with SBI_ERR_NOT_SUPPORTED).
  * ONE_COUNTER_PER_EVENT: an event (mhpmevent bits 19:0) counts on one
  *   programmable counter only; a second one with the same selector counts
  *   nothing (QEMU 7.2).  Such a counter is then no candidate.
@@ -195,8 +206,35 @@ struct pmu_hart {
 	bool shmem_enabled;
 	uint64_t shmem_addr;	/* the snapshot page, as S-mode gave it */
 	void *shmem;		/* ... and as shmem_map gave it */
+	/*
+	 * Linux compatibility (pmu_linux_compat.c): the snapshot page S-mode
+	 * disabled on its way to an HSM stop.  Kept across HSM stop/start.
+	 */
+	uint64_t compat_page;
+	uint8_t compat_page_state;
 	struct pmu_counter counter[PMU_COUNTERS_MAX];
 };
+
+/*
+ * Linux compatibility (lib/pmu/pmu_linux_compat.c): the known bugs of
+ * Linux's SBI PMU driver that the library absorbs, each recognised by the
+ * exact call the affected kernels make and only where the spec would
+ * refuse it.  On unless built with PMU_LINUX_COMPAT=0 (the strict spec).
+ * pmu_linux_compat[] names them for the boot banner.
+ */
+/* PMU_SNAPSHOT=0: no snapshot (FID 7 answers NOT_SUPPORTED), for comparisons. */
+#ifndef PMU_SNAPSHOT
+#define PMU_SNAPSHOT		1
+#endif
+#ifndef PMU_LINUX_COMPAT
+#define PMU_LINUX_COMPAT	1
+#endif
+struct pmu_linux_compat_info {
+	const char *what;	/* what the firmware accepts */
+	const char *kernels;	/* the kernels that need it */
+};
+extern const struct pmu_linux_compat_info pmu_linux_compat[];
+extern const unsigned int pmu_linux_compat_count;
 
 /* Hart lifecycle */
 long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg);
@@ -292,7 +330,7 @@ extern const struct pmu_sbi_ops pmu_sbi_ops;
 struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *args);
 
-/* ---- firmware events ---------------------------------------------------- */
+/* ---- firmware events (the event sites' calls: <tally/pmu_fw.h>) -------- */
 
 void pmu_fw_count(struct pmu_hart *h, uint32_t ctrs);
 void pmu_fw_count_platform(struct pmu_hart *h, uint32_t ctrs,
@@ -310,43 +348,6 @@ static inline unsigned int pmu_fw_slot_of(unsigned long code)
 	if (code == SBI_PMU_FW_PLATFORM)
 		return PMU_FW_SLOT_PLATFORM;
 	return PMU_FW_SLOT_NONE;
-}
-
-/*
- * A firmware event happened on this hart (code: SBI_PMU_FW_* including
- * SBI_PMU_FW_TALLY_*, not SBI_PMU_FW_PLATFORM).  With a constant code this
- * is one load and a not-taken branch unless a counter of that event runs;
- * then each running counter of the event is incremented (no scan).
- */
-static inline void pmu_fw_event(struct pmu_hart *h, unsigned int code)
-{
-	unsigned int slot = pmu_fw_slot_of(code);
-	uint32_t ctrs;
-
-	if (slot >= PMU_FW_SLOT_PLATFORM)
-		return;
-	ctrs = h->fw_slot_ctrs[slot];
-	if (__builtin_expect(ctrs != 0, 0))
-		pmu_fw_count(h, ctrs);
-}
-
-/* Whether pmu_fw_event(h, code) would count (a counter of it runs). */
-static inline bool pmu_fw_event_pending(const struct pmu_hart *h,
-					unsigned int code)
-{
-	unsigned int slot = pmu_fw_slot_of(code);
-
-	return slot < PMU_FW_SLOT_PLATFORM && h->fw_slot_ctrs[slot] != 0;
-}
-
-/* A board's SBI_PMU_FW_PLATFORM event with this encoding happened. */
-static inline void pmu_fw_platform_event(struct pmu_hart *h,
-					 uint64_t event_data)
-{
-	uint32_t ctrs = h->fw_slot_ctrs[PMU_FW_SLOT_PLATFORM];
-
-	if (__builtin_expect(ctrs != 0, 0))
-		pmu_fw_count_platform(h, ctrs, event_data);
 }
 
 #endif

@@ -148,6 +148,8 @@
 #define CSR_VSTVAL	0x243
 #define CSR_HSTATUS	0x600
 #define CSR_HEDELEG	0x602
+#define CSR_HTIMEDELTA	0x605	/* RV64: a guest's time = time + htimedelta */
+#define CSR_HCOUNTEREN	0x606
 #define CSR_HTVAL	0x643
 #define CSR_HGATP	0x680
 #if __riscv_xlen == 32
@@ -162,8 +164,9 @@
 #define CSR_MTVAL2	0x34B
 #define CSR_TIME	0xC01	/* emulated where the hart lacks it (lib/sbi/sbi_emulate.c) */
 #define CSR_TIMEH	0xC81	/* RV32 */
-#define COUNTEREN_TM	(1UL << 1)	/* mcounteren/scounteren: time */
-/* Zicsr funct3 of the reads sbi_emulate.c takes (rs1/uimm = 0: no write) */
+#define COUNTEREN_TM	(1UL << 1)	/* m/h/scounteren: time */
+/* Zicsr funct3 (+ 4: the immediate forms), for sbi_emulate.c */
+#define INSN_FUNCT3_CSRRW	1
 #define INSN_FUNCT3_CSRRS	2
 #define INSN_FUNCT3_CSRRSI	6
 
@@ -179,6 +182,28 @@
 				CSR_STR(INSN_FUNCT7_HFENCE_VVMA) ", x0, "
 #define INSN_HFENCE_GVMA	".insn r " CSR_STR(INSN_OPCODE_SYSTEM) ", 0, " \
 				CSR_STR(INSN_FUNCT7_HFENCE_GVMA) ", x0, "
+
+/*
+ * AIA (Smaia/Ssaia): the M-level indirect register window onto the hart's
+ * IMSIC M-file, its claim register, the virtual-interrupt CSRs; Smstateen.
+ */
+#define CSR_MISELECT	0x350
+#define CSR_MIREG	0x351
+#define CSR_MTOPEI	0x35C	/* read: top pending-and-enabled ID; write: claim it */
+#define CSR_MTOPI	0xFB0
+#define CSR_MVIEN	0x308
+#define CSR_MVIP	0x309
+#define CSR_SISELECT	0x150	/* Ssaia: S-mode's window (probed only) */
+#define CSR_MSTATEEN0	0x30C
+#define CSR_MSTATEEN0H	0x31C	/* RV32: bits 63:32 */
+#define MSTATEEN0_IMSIC	(1ULL << 58)	/* S-mode may use its IMSIC file (stopei, sireg) */
+#define MSTATEEN0_AIA	(1ULL << 59)	/* S-mode may use the other AIA CSRs */
+/* miselect values of an IMSIC file's registers (AIA spec, "IMSIC") */
+#define IMSIC_EIDELIVERY	0x70
+#define IMSIC_EITHRESHOLD	0x72
+#define IMSIC_EIP0		0x80	/* RV64: even numbers only, 64 IDs each */
+#define IMSIC_EIE0		0xC0
+#define TOPEI_ID_SHIFT		16
 
 /* Sdtrig debug trigger CSRs (RISC-V Debug spec 1.0) */
 #define CSR_TSELECT	0x7A0

@@ -2,10 +2,11 @@
 /*
  * The trap frame the entry code saves on the M-mode stack.  Registers are
  * indexed by their number so that decoders can use the instruction's rd/rs
- * fields directly.  On a trap from S/U-mode only the registers the C code may
- * clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are preserved by
- * the C calling convention.  A trap from M-mode saves all of them, for the
- * register dump.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
+ * fields directly.  On an interrupt from S/U-mode only the registers the C
+ * code may clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are
+ * preserved by the C calling convention.  An exception from S/U-mode (which
+ * the firmware may emulate) and a trap from M-mode (the register dump) save
+ * all of them.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
  * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
  */
 #ifndef TALLY_TRAP_H
@@ -54,8 +55,40 @@ _Static_assert(TF_SIZE % 16 == 0, "trap frame keeps the stack 16-byte aligned");
 
 void trap_handler(struct trap_frame *tf);
 /* An illegal instruction from S/U-mode the firmware emulates (the time
- * CSR): true if done (rd written, mepc stepped). lib/sbi/sbi_emulate.c */
-bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn);
+ * CSR): true if done (rd written, mepc stepped); false if the caller must
+ * forward the exception *cause (left as is, or set to the virtual-
+ * instruction exception a guest's read raises). lib/sbi/sbi_emulate.c */
+bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn, unsigned long *cause);
+/* A load or store access fault from S-mode at vaddr on a page the firmware
+ * serves (platform.trap_page): true if done (the register read or
+ * written, mepc stepped), false if S-mode is to get the fault.
+ * lib/sbi/sbi_emulate.c */
+bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vaddr);
+
+/*
+ * What a read of the time CSR must do, by the privileged spec, from a mode
+ * below M (prv: PRV_U or PRV_S; virt: V=1, i.e. VU/VS): mcounteren.TM
+ * gates them all (illegal instruction); with V=1 hcounteren.TM gates VS
+ * and VU and scounteren.TM VU too (virtual-instruction exception); with
+ * V=0 scounteren.TM gates U (illegal instruction).  The firmware asks it
+ * where it emulates the CSR (sbi_emulate.c); pure, for the unit test.
+ */
+enum time_csr_access { TIME_CSR_READ, TIME_CSR_ILLEGAL, TIME_CSR_VIRTUAL };
+
+static inline enum time_csr_access time_csr_access(bool virt, unsigned long prv,
+						   unsigned long mcounteren,
+						   unsigned long hcounteren,
+						   unsigned long scounteren)
+{
+	bool user = prv == PRV_U, s_tm = scounteren & COUNTEREN_TM;
+
+	if (!(mcounteren & COUNTEREN_TM))
+		return TIME_CSR_ILLEGAL;
+	if (virt)
+		return (hcounteren & COUNTEREN_TM) && (!user || s_tm) ?
+		       TIME_CSR_READ : TIME_CSR_VIRTUAL;
+	return !user || s_tm ? TIME_CSR_READ : TIME_CSR_ILLEGAL;
+}
 void trap_redirect_to_smode(struct trap_frame *tf, unsigned long cause, unsigned long tval);
 void __attribute__((noreturn)) trap_fatal(struct trap_frame *tf, const char *why);
 
@@ -67,5 +100,7 @@ void __attribute__((noreturn)) hart_enter_smode(unsigned long addr, unsigned lon
  * guard set: a fault comes back as guard_trapped (fw_base.S).
  */
 unsigned long smode_load_ulong(unsigned long vaddr);
+/* The same for a 16-bit instruction parcel, with MXR, from trap_handler. */
+unsigned long smode_load_parcel(unsigned long vaddr);
 #endif
 #endif

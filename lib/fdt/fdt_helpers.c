@@ -78,6 +78,15 @@ long fdt_hartid_of_intc(const void *fdt, uint32_t phandle)
 	return (long)hartid;
 }
 
+const char *const fdt_clint_compat[] = { "riscv,clint0", "sifive,clint0", NULL };
+const char *const fdt_mswi_compat[] = { "riscv,aclint-mswi", NULL };
+
+bool fdt_has_mswi(const void *fdt)
+{
+	return fdt_find_compatible(fdt, fdt_clint_compat) >= 0 ||
+	       fdt_find_compatible(fdt, fdt_mswi_compat) >= 0;
+}
+
 int fdt_find_compatible(const void *fdt, const char *const *compat)
 {
 	for (; *compat; compat++) {

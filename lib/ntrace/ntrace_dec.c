@@ -55,19 +55,106 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_config *cfg,
 	d->tstamp = 0;
 	d->instructions = d->messages = d->errors = 0;
 	d->last_error = 0;
+	d->src = -1;
+	d->msg_offset = d->msg_number = 0;
+	d->fault = (struct ntrace_fault){ .tcode = -1 };
+	d->lenient = false;
+	d->wide_fields = 0;
+	d->wide_first = d->fault;
 	reset_flow(d);
 	return ntrace_config_check(cfg);
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+/*
+ * A count wider than chapter 6's limits (I-CNT 22 bits, HREPEAT and B-CNT 18):
+ * true, with the field and its value.
+ */
+static bool wide_field(const struct ntrace_msg *m, const char **field, uint64_t *value)
+{
+	bool icnt_rdata = m->tcode == NTRACE_TCODE_RESOURCE_FULL && m->rcode == NTRACE_RCODE_ICNT;
+
+	if (m->icnt >> NTRACE_MAX_ICNT) {
+		*field = "I-CNT";
+		*value = m->icnt;
+	} else if (icnt_rdata && m->rdata >> NTRACE_MAX_ICNT) {
+		*field = "RDATA";
+		*value = m->rdata;
+	} else if (m->hrepeat >> NTRACE_MAX_HREPEAT) {
+		*field = "HREPEAT";
+		*value = m->hrepeat;
+	} else if (m->bcnt >> NTRACE_MAX_BCNT) {
+		*field = "B-CNT";
+		*value = m->bcnt;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The field a decode error is about, and its value. */
+static void fault_field(struct ntrace_fault *f, const struct ntrace_msg *m, int err)
+{
+	bool rf = m->tcode == NTRACE_TCODE_RESOURCE_FULL;
+	bool has_hist = m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST ||
+			m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC ||
+			(m->tcode == NTRACE_TCODE_PROG_TRACE_CORRELATION && m->cdf == 1);
+
+	f->field = "I-CNT";
+	f->value = m->icnt;
+	if (err == NTRACE_E_WIDE) {
+		wide_field(m, &f->field, &f->value);
+	} else if (m->tcode == NTRACE_TCODE_ERROR) {
+		f->field = "ETYPE";
+		f->value = m->etype;
+	} else if (rf && m->rcode > NTRACE_RCODE_HREPEAT) {
+		f->field = "RCODE";
+		f->value = m->rcode;
+	} else if (rf) {
+		f->field = "RDATA";
+		f->value = m->rdata;
+	} else if (m->tcode == NTRACE_TCODE_REPEAT_BRANCH) {
+		f->field = "B-CNT";
+		f->value = m->bcnt;
+	} else if (err == NTRACE_E_HIST && has_hist) {
+		f->field = "HIST";
+		f->value = m->hist;
+	} else if (err == NTRACE_E_NO_CODE && ntrace_tcode_is_sync(m->tcode) && !m->icnt) {
+		f->field = "F-ADDR";
+		f->value = m->addr;
+	}
 }
 
 static int fail(struct ntrace_decoder *d, const struct ntrace_msg *m, int err)
 {
 	d->errors++;
 	d->last_error = err;
+	d->fault = (struct ntrace_fault){
+		.err = err, .offset = d->msg_offset, .msg = d->msg_number,
+		.tcode = m ? m->tcode : -1, .has_pc = d->synced, .pc = d->pc,
+	};
+	if (m)
+		fault_field(&d->fault, m, err);
 	d->synced = false;
 	reset_flow(d);
 	if (d->event)
 		d->event(d->ctx, m, err);
 	return err;
+}
+
+/* A stream error the parser found: its fault, as the decoder's. */
+static void fail_parse(struct ntrace_decoder *d, const struct ntrace_parser *p, int err)
+{
+	d->msg_offset = p->fault.offset;
+	d->msg_number = p->fault.msg;
+	d->errors++;
+	d->last_error = err;
+	d->fault = p->fault;
+	d->synced = false;
+	reset_flow(d);
+	if (d->event)
+		d->event(d->ctx, 0, err);
 }
 
 /* ---- call stack (implicit return) ------------------------------------------ */
@@ -343,13 +430,6 @@ static void finish(struct ntrace_decoder *d, const struct ntrace_insn *last,
 	d->pc = target;
 }
 
-static bool field_limits_ok(const struct ntrace_msg *m)
-{
-	return m->icnt < (1ull << NTRACE_MAX_ICNT) && m->bcnt < (1ull << NTRACE_MAX_BCNT) &&
-	       m->hrepeat < (1ull << NTRACE_MAX_HREPEAT) &&
-	       (m->tcode != NTRACE_TCODE_RESOURCE_FULL || m->rcode != NTRACE_RCODE_ICNT ||
-		m->rdata < (1ull << NTRACE_MAX_ICNT));
-}
 
 static int branch_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 {
@@ -450,22 +530,33 @@ static int flow_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 				return err;
 		}
 		err = walk(d, true, false, &last);
+		if (err)
+			return err;	/* fail() reports it where the walk stopped */
 		d->synced = false;	/* trace stopped: wait for a sync */
 		reset_flow(d);
-		return err;
+		return NTRACE_OK;
 	}
 	return NTRACE_E_TCODE;
 }
 
 int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 {
+	const char *field;
+	uint64_t value;
 	int err;
 
 	d->messages++;
 	if (m->has_tstamp)
 		d->tstamp = ntrace_tcode_is_sync(m->tcode) ? m->tstamp : d->tstamp + m->tstamp;
-	if (!field_limits_ok(m))
-		return fail(d, m, NTRACE_E_TOO_LONG);
+	if (wide_field(m, &field, &value)) {
+		if (!d->lenient || value >> NTRACE_LENIENT_BITS)
+			return fail(d, m, NTRACE_E_WIDE);
+		if (!d->wide_fields++)
+			d->wide_first = (struct ntrace_fault){
+				.offset = d->msg_offset, .msg = d->msg_number, .tcode = m->tcode,
+				.field = field, .value = value,
+			};
+	}
 	if (m->tcode == NTRACE_TCODE_OWNERSHIP) {
 		d->priv = (uint8_t)((m->process >> 2) & 7);
 		if (d->event)
@@ -489,14 +580,20 @@ uint64_t ntrace_dec_buffer(struct ntrace_decoder *d, const uint8_t *buf, size_t 
 	struct ntrace_parser p;
 	struct ntrace_msg m;
 	uint64_t before = d->errors;
+	bool filter = d->src >= 0 && ntrace_src_bits(&d->cfg);
 	int rc;
 
 	ntrace_parser_init(&p, &d->cfg, buf, len);
 	while ((rc = ntrace_parse_next(&p, &m)) != NTRACE_END) {
-		if (rc < 0)
-			fail(d, 0, rc);
-		else
-			ntrace_dec_msg(d, &m);
+		if (rc < 0) {
+			fail_parse(d, &p, rc);
+			continue;
+		}
+		if (filter && m.src != (unsigned)d->src)
+			continue;
+		d->msg_offset = p.msg_start;
+		d->msg_number = p.messages + p.errors;
+		ntrace_dec_msg(d, &m);
 	}
 	return d->errors - before;
 }

@@ -21,29 +21,123 @@ void ntrace_config_default(struct ntrace_config *cfg)
 	};
 }
 
-int ntrace_config_check(const struct ntrace_config *cfg)
+/*
+ * Every control of struct ntrace_config by name, with the values it may
+ * take: the side file's names, and what ntrace_config_explain checks.
+ */
+#define CONTROL(f, lo, hi, text) {						\
+	#f, offsetof(struct ntrace_config, f),					\
+	sizeof(((struct ntrace_config *)0)->f), lo, hi, text }
+#define FLAG(f)	{ #f, offsetof(struct ntrace_config, f), 0, 0, 1, 0 }
+
+const struct ntrace_control ntrace_controls[] = {
+	CONTROL(trTeInstMode, NTRACE_INST_MODE_BTM, NTRACE_INST_MODE_HTM, "3 (BTM) or 6 (HTM)"),
+	FLAG(trTeContext),
+	FLAG(trTeInhibitSrc),
+	CONTROL(trTeSrcBits, 0, NTRACE_MAX_SRC, 0),
+	CONTROL(trTeSrcID, 0, (1u << NTRACE_MAX_SRC) - 1, 0),
+	CONTROL(trTeInstSyncMode, 0, 3, 0),
+	CONTROL(trTeInstSyncMax, 0, 15, 0),
+	CONTROL(trTeInstImplicitReturnMode, 0, 3, 0),
+	FLAG(trTeInstEnRepeatedHistory),
+	FLAG(trTeInstExtendAddrMSB),
+	FLAG(trTsEnable),
+	FLAG(trTeInstEnSequentialJump),
+	FLAG(trTeInstEnAllJumps),
+	FLAG(icnt_full_sync),
+	FLAG(repeat_branch),
+	CONTROL(xlen, 32, 64, "32 or 64"),
+	CONTROL(ret_stack_depth, 1, NTRACE_STACK_MAX, 0),
+	CONTROL(icnt_limit, 2, (1u << NTRACE_MAX_ICNT) - 8, 0),
+	CONTROL(hist_bits, 2, NTRACE_MAX_HIST, 0),
+	CONTROL(hrepeat_max, 1, (1u << NTRACE_MAX_HREPEAT) - 1, 0),
+	CONTROL(bcnt_max, 1, (1u << NTRACE_MAX_BCNT) - 1, 0),
+};
+const unsigned ntrace_ncontrols = sizeof(ntrace_controls) / sizeof(ntrace_controls[0]);
+
+#undef CONTROL
+#undef FLAG
+
+static bool same_name(const char *a, const char *b)
 {
-	if (cfg->trTeInstMode != NTRACE_INST_MODE_BTM &&
-	    cfg->trTeInstMode != NTRACE_INST_MODE_HTM)
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+const struct ntrace_control *ntrace_control_find(const char *name)
+{
+	for (unsigned i = 0; i < ntrace_ncontrols; i++)
+		if (same_name(ntrace_controls[i].name, name))
+			return &ntrace_controls[i];
+	return 0;
+}
+
+uint64_t ntrace_control_get(const struct ntrace_config *cfg, const struct ntrace_control *c)
+{
+	const uint8_t *p = (const uint8_t *)cfg + c->offset;
+
+	switch (c->size) {
+	case 0:	return *(const bool *)p;
+	case 1:	return *p;
+	case 2:	return *(const uint16_t *)p;
+	default:	return *(const uint32_t *)p;
+	}
+}
+
+int ntrace_control_set(struct ntrace_config *cfg, const struct ntrace_control *c, uint64_t v)
+{
+	uint8_t *p = (uint8_t *)cfg + c->offset;
+
+	if (v < c->min || v > c->max)
 		return NTRACE_E_CONFIG;
-	if (cfg->trTeSrcBits > NTRACE_MAX_SRC || cfg->trTeInstSyncMode > 3 ||
-	    cfg->trTeInstSyncMax > 15 || cfg->trTeInstImplicitReturnMode > 3)
-		return NTRACE_E_CONFIG;
+	switch (c->size) {
+	case 0:	*(bool *)p = v != 0; break;
+	case 1:	*p = (uint8_t)v; break;
+	case 2:	*(uint16_t *)p = (uint16_t)v; break;
+	default:	*(uint32_t *)p = (uint32_t)v; break;
+	}
+	return NTRACE_OK;
+}
+
+static int config_fault(struct ntrace_config_fault *f, const char *name, uint64_t value,
+			const char *why)
+{
+	f->control = ntrace_control_find(name);
+	f->value = value;
+	f->why = why;
+	return NTRACE_E_CONFIG;
+}
+
+int ntrace_config_explain(const struct ntrace_config *cfg, struct ntrace_config_fault *f)
+{
+	for (unsigned i = 0; i < ntrace_ncontrols; i++) {
+		const struct ntrace_control *c = &ntrace_controls[i];
+		uint64_t v = ntrace_control_get(cfg, c);
+
+		if (v < c->min || v > c->max)
+			return config_fault(f, c->name, v, c->values);
+	}
+	if (cfg->trTeInstMode != NTRACE_INST_MODE_BTM && cfg->trTeInstMode != NTRACE_INST_MODE_HTM)
+		return config_fault(f, "trTeInstMode", cfg->trTeInstMode, "3 (BTM) or 6 (HTM)");
 	if (cfg->xlen != 32 && cfg->xlen != 64)
-		return NTRACE_E_CONFIG;
+		return config_fault(f, "xlen", cfg->xlen, "32 or 64");
 	/* SYNC=4 for a full I-CNT "may be only used in BTM mode" (ch. 8) */
 	if (cfg->icnt_full_sync && cfg->trTeInstMode != NTRACE_INST_MODE_BTM)
-		return NTRACE_E_CONFIG;
-	if (cfg->ret_stack_depth < 1 || cfg->ret_stack_depth > NTRACE_STACK_MAX)
-		return NTRACE_E_CONFIG;
-	if (cfg->icnt_limit < 2 || cfg->icnt_limit > (1u << NTRACE_MAX_ICNT) - 8)
-		return NTRACE_E_CONFIG;
-	if (cfg->hist_bits < 2 || cfg->hist_bits > NTRACE_MAX_HIST)
-		return NTRACE_E_CONFIG;
-	if (cfg->hrepeat_max < 1 || cfg->hrepeat_max >= (1u << NTRACE_MAX_HREPEAT) ||
-	    cfg->bcnt_max < 1 || cfg->bcnt_max >= (1u << NTRACE_MAX_BCNT))
-		return NTRACE_E_CONFIG;
+		return config_fault(f, "icnt_full_sync", 1, "only in BTM (trTeInstMode=3)");
+	if (ntrace_src_bits(cfg) && cfg->trTeSrcID >> cfg->trTeSrcBits)
+		return config_fault(f, "trTeSrcID", cfg->trTeSrcID,
+				    "must fit in trTeSrcBits bits (the SRC field)");
 	return NTRACE_OK;
+}
+
+int ntrace_config_check(const struct ntrace_config *cfg)
+{
+	struct ntrace_config_fault f;
+
+	return ntrace_config_explain(cfg, &f);
 }
 
 unsigned ntrace_src_bits(const struct ntrace_config *cfg)
@@ -71,6 +165,7 @@ const char *ntrace_strerror(int err)
 	case NTRACE_E_STACK:		return "implicit return with an empty call stack";
 	case NTRACE_E_LOST:		return "trace lost (Error message)";
 	case NTRACE_E_FIELD:		return "field value out of range";
+	case NTRACE_E_WIDE:		return "count wider than the spec's limit";
 	}
 	return "unknown error";
 }
@@ -386,8 +481,22 @@ static int get_var(struct reader *r, uint64_t *v, unsigned *bits)
 	return NTRACE_OK;
 }
 
-int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
-		     struct ntrace_msg *m)
+static const char *field_name(unsigned fld, unsigned tcode);
+
+/* A parse error in field (NULL: none in particular) with value v. */
+static int parse_fault(struct ntrace_fault *f, int err, const char *field, uint64_t v)
+{
+	if (f) {
+		f->err = err;
+		f->field = field;
+		f->value = v;
+	}
+	return err;
+}
+
+/* Parses one message; on error, *f (if given) names the field at fault. */
+static int parse_msg(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
+		     struct ntrace_msg *m, struct ntrace_fault *f)
 {
 	struct reader r = { .b = bytes, .n = n };
 	unsigned srcb = ntrace_src_bits(cfg);
@@ -396,54 +505,64 @@ int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size
 	int err;
 
 	*m = (struct ntrace_msg){ 0 };
+	if (f)
+		f->tcode = -1;
 	if (n == 0)
-		return NTRACE_E_LAYOUT;
+		return parse_fault(f, NTRACE_E_LAYOUT, "TCODE", 0);
 	if (n > NTRACE_MAX_MSG_BYTES)
-		return NTRACE_E_TOO_LONG;
+		return parse_fault(f, NTRACE_E_TOO_LONG, 0, n);
 	err = get_bits(&r, 6, &v);
 	if (err)
-		return err;
+		return parse_fault(f, err, "TCODE", v);
 	m->tcode = (uint8_t)v;
+	if (f)
+		f->tcode = m->tcode;
 	lay = layout_of(m->tcode);
 	if (!lay)
-		return NTRACE_E_TCODE;
+		return parse_fault(f, NTRACE_E_TCODE, "TCODE", v);
 	if (srcb) {
 		err = get_bits(&r, srcb, &v);
 		if (err)
-			return err;
+			return parse_fault(f, err, "SRC", v);
 		m->src = (uint16_t)v;
 	}
 	for (; *lay != F_END; lay++) {
-		unsigned f = *lay, bits;
+		unsigned fl = *lay, bits;
 
-		if (f < V_PROCESS) {
-			err = get_bits(&r, fixed_width(f), &v);
+		if (fl < V_PROCESS) {
+			err = get_bits(&r, fixed_width(fl), &v);
 			if (err)
-				return err;
-			*fixed_slot(m, f) = (uint8_t)v;
+				return parse_fault(f, err, field_name(fl, m->tcode), v);
+			*fixed_slot(m, fl) = (uint8_t)v;
 			continue;
 		}
-		if (!field_present(m, f))
+		if (!field_present(m, fl))
 			continue;
 		err = get_var(&r, &v, &bits);
 		if (err)
-			return err;
-		if ((f == V_FADDR || f == V_UADDR) && cfg->trTeInstExtendAddrMSB &&
+			return parse_fault(f, err, field_name(fl, m->tcode), v);
+		if ((fl == V_FADDR || fl == V_UADDR) && cfg->trTeInstExtendAddrMSB &&
 		    bits < cfg->xlen - 1u && (v >> (bits - 1)) & 1)
 			v = (v | ~low_mask(bits)) & low_mask(cfg->xlen - 1u);
-		*var_slot(m, f) = v;
+		*var_slot(m, fl) = v;
 	}
 	if (r.i < n) {
 		unsigned bits;
 
 		err = get_var(&r, &m->tstamp, &bits);
 		if (err)
-			return err;
+			return parse_fault(f, err, "TSTAMP", m->tstamp);
 		m->has_tstamp = true;
 	}
-	if (r.i != n)
-		return NTRACE_E_LAYOUT;
+	if (r.i != n)	/* more fields than the TCODE has: the bytes left */
+		return parse_fault(f, NTRACE_E_LAYOUT, 0, n - r.i);
 	return NTRACE_OK;
+}
+
+int ntrace_msg_parse(const struct ntrace_config *cfg, const uint8_t *bytes, size_t n,
+		     struct ntrace_msg *m)
+{
+	return parse_msg(cfg, bytes, n, m, 0);
 }
 
 /* ---- stream framing ------------------------------------------------------- */
@@ -452,6 +571,21 @@ void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_config *cfg
 			const uint8_t *buf, size_t len)
 {
 	*p = (struct ntrace_parser){ .cfg = cfg, .buf = buf, .len = len };
+}
+
+/*
+ * A framing or message error: counted, and described in p->fault (at the
+ * byte at fault, or the message start when at is NULL).
+ */
+static int stream_fault(struct ntrace_parser *p, int err, const size_t *at, const char *field,
+			uint64_t v)
+{
+	p->errors++;
+	p->fault = (struct ntrace_fault){
+		.err = err, .offset = at ? *at : p->msg_start, .msg = p->messages + p->errors,
+		.tcode = -1, .field = field, .value = v,
+	};
+	return err;
 }
 
 /* After an error: continue after the next byte that ends a message. */
@@ -480,47 +614,94 @@ int ntrace_parse_next(struct ntrace_parser *p, struct ntrace_msg *m)
 	/* the first byte of a message has MSEO=00 (11-01 and 11-11 with data
 	 * are reserved/corrupt, 10 is reserved) */
 	if ((p->buf[start] & 3) != NTRACE_MSEO_NORMAL) {
-		p->errors++;
+		unsigned mseo = p->buf[start] & 3;
+
 		p->msg_len = 1;
-		if ((p->buf[start] & 3) == NTRACE_MSEO_END_MSG)
+		if (mseo == NTRACE_MSEO_END_MSG)
 			p->pos = start + 1;
 		else
 			resync(p, start);
-		return NTRACE_E_MSEO;
+		return stream_fault(p, NTRACE_E_MSEO, &start, "MSEO", mseo);
 	}
 	for (j = start; j < p->len; j++) {
 		unsigned mseo = p->buf[j] & 3;
 
 		if (mseo == NTRACE_MSEO_RESERVED) {
-			p->errors++;
 			p->msg_len = j + 1 - start;
 			resync(p, j);
-			return NTRACE_E_MSEO;
+			return stream_fault(p, NTRACE_E_MSEO, &j, "MSEO", mseo);
 		}
 		if (mseo == NTRACE_MSEO_END_MSG)
 			break;
 		if (j + 1 - start >= NTRACE_MAX_MSG_BYTES) {
-			p->errors++;
 			p->msg_len = j + 1 - start;
 			resync(p, j);
-			return NTRACE_E_TOO_LONG;
+			return stream_fault(p, NTRACE_E_TOO_LONG, 0, 0, p->msg_len);
 		}
 	}
 	if (j >= p->len) {
-		p->errors++;
 		p->msg_len = p->len - start;
 		p->pos = p->len;
-		return NTRACE_E_TRUNCATED;
+		return stream_fault(p, NTRACE_E_TRUNCATED, 0, 0, p->msg_len);
 	}
 	p->pos = j + 1;
 	p->msg_len = j + 1 - start;
-	err = ntrace_msg_parse(p->cfg, p->buf + start, p->msg_len, m);
+	err = parse_msg(p->cfg, p->buf + start, p->msg_len, m, &p->fault);
 	if (err) {
-		p->errors++;
+		struct ntrace_fault f = p->fault;
+
+		stream_fault(p, err, 0, f.field, f.value);
+		p->fault.tcode = f.tcode;
 		return err;
 	}
 	p->messages++;
 	return NTRACE_OK;
+}
+
+/* ---- mode detection ---------------------------------------------------------------- */
+
+static bool msg_has_hist(const struct ntrace_msg *m)
+{
+	switch (m->tcode) {
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		return true;
+	case NTRACE_TCODE_RESOURCE_FULL:
+		return m->rcode == NTRACE_RCODE_HIST || m->rcode == NTRACE_RCODE_HREPEAT;
+	case NTRACE_TCODE_PROG_TRACE_CORRELATION:
+		return m->cdf == 1;
+	}
+	return false;
+}
+
+int ntrace_stream_mode(const struct ntrace_config *cfg, const uint8_t *buf, size_t len,
+		       struct ntrace_mode_evidence *ev)
+{
+	struct ntrace_parser p;
+	struct ntrace_msg m;
+	int rc;
+
+	*ev = (struct ntrace_mode_evidence){ 0 };
+	ntrace_parser_init(&p, cfg, buf, len);
+	while ((rc = ntrace_parse_next(&p, &m)) != NTRACE_END) {
+		if (rc != NTRACE_OK)
+			continue;
+		if (msg_has_hist(&m)) {
+			if (!ev->hist_msgs++) {
+				ev->first_hist = p.msg_start;
+				ev->hist_tcode = m.tcode;
+			}
+		} else if (m.tcode == NTRACE_TCODE_DIRECT_BRANCH ||
+			   m.tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC) {
+			if (!ev->direct_msgs++)
+				ev->first_direct = p.msg_start;
+		}
+	}
+	if (ev->hist_msgs && ev->direct_msgs)
+		return -1;
+	if (ev->hist_msgs)
+		return NTRACE_INST_MODE_HTM;
+	return ev->direct_msgs ? NTRACE_INST_MODE_BTM : 0;
 }
 
 /* ---- text ------------------------------------------------------------------ */

@@ -36,6 +36,20 @@ void pmu_counters_start(struct pmu_hart *h, uint64_t set)
 	pmu_hw_start(h, set & pmu_hw_mask(h));
 }
 
+/*
+ * pmu_counters_start() of one counter: Linux starts its counters one by
+ * one, (idx, mask 1), and restarts one after an overflow; no bit scan.
+ */
+void pmu_counter_start(struct pmu_hart *h, unsigned int idx)
+{
+	h->started |= BIT64(idx);
+	if (is_hw(h, idx))
+		pmu_hw_start_one(h, idx);
+	else
+		h->fw_slot_ctrs[h->counter[idx].fw_slot] |=
+			1U << (idx - h->nr_hw);
+}
+
 /* Stop started counters (the hardware last, as above). */
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set)
 {

@@ -204,27 +204,45 @@ static bool filter_ignored(const struct pmu_hart *h, uint64_t selector)
 }
 
 /*
- * The counters among 'counters' that can honour the SET_*INH flags of
- * cfg_flags for an event with this selector.  A host mode flag (UINH,
- * SINH, MINH) needs a counter that filters: mcycle/minstret only with
- * Smcntrpmf, programmable counters only with Sscofpmf (minus the quirk),
- * firmware counters never.  VSINH/VUINH alone are taken by every counter:
- * perf sets exclude_guest on every event by default and Linux 6.12 turns
- * it into VSINH | VUINH, so refusing them would leave cycles, instructions
- * and every firmware event uncountable wherever the hardware cannot filter
- * (the spec calls these flags hints).  Counters that can filter still get
- * the bits written (pmu_hw_configure).
+ * Mode-filter policy: the counters that may take a request with the
+ * SET_*INH flags of cfg_flags, among 'counters' (every counter of this hart
+ * that counts the event).  A host-mode flag (UINH, SINH, MINH) needs a
+ * counter that filters: mcycle/minstret only with Smcntrpmf, programmable
+ * counters only with Sscofpmf (minus the quirk), firmware counters never.
+ * Those are the answer whenever there is one: a busy filtering counter is
+ * never traded for one that would count the wrong modes.
+ *
+ * When no counter of the hart can apply the filter to this event (QEMU
+ * 7.2's cycles and instructions, every event of a hart without Sscofpmf,
+ * firmware events), the flags are taken as the hints the spec calls them:
+ * the event is counted in every mode.  Refusing it would leave a KVM
+ * guest's counters at 0 (KVM backs them with host events that exclude the
+ * host: SINH | UINH) and perf's cycles:u <not counted>.  The boot banner
+ * says where filters are not applied (docs/pmu.md, Mode filtering).  A
+ * firmware built with PMU_STRICT_FILTERS refuses instead (NOT_SUPPORTED).
+ *
+ * *unapplied says so (config_matching then places it: pmu_sbi.c).
+ *
+ * VSINH/VUINH alone are taken by every counter: perf sets exclude_guest on
+ * every event by default and Linux 6.12 turns it into VSINH | VUINH.
+ * Counters that can filter get the bits written (pmu_hw_configure).
  */
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
-			    uint64_t selector, unsigned long cfg_flags)
+			    uint64_t selector, unsigned long cfg_flags,
+			    bool *unapplied)
 {
-	uint64_t ok = 0;
+	uint64_t ok = 0, capable;
 
+	*unapplied = false;
 	if (!(cfg_flags & PMU_INH_HOST))
 		return counters;
 	if (h->caps.smcntrpmf)
 		ok |= FIXED_COUNTERS;
 	if (h->caps.sscofpmf && !filter_ignored(h, selector))
 		ok |= pmu_hw_mask(h) & ~FIXED_COUNTERS;
-	return counters & ok & pmu_hw_mask(h);
+	capable = counters & ok & pmu_hw_mask(h);
+	if (capable || PMU_STRICT_FILTERS)
+		return capable;
+	*unapplied = true;
+	return counters;
 }

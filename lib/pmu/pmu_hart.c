@@ -74,6 +74,7 @@ void pmu_hart_stop(struct pmu_hart *h)
 {
 	if (!pmu_hart_ready(h))
 		return;
+	pmu_compat_hart_stop(h);
 	pmu_state_reset(h);
 	pmu_hw_reset_all(h);
 }

@@ -33,8 +33,9 @@ static void event_write(struct pmu_hart *h, unsigned int idx, uint64_t v)
  * timing M-mode).  A request without host mode flags counts every host
  * mode, like mcycle itself; VSINH/VUINH alone (perf's default
  * exclude_guest) leave M-mode counted, so Linux 6.1 (no flags) and 6.12
- * (VSINH | VUINH) count the same.  The caller (config_matching) has
- * checked that the counter can filter the host modes.
+ * (VSINH | VUINH) count the same.  The bits are written wherever the
+ * counter has them, also when config_matching took the request for a
+ * counter that ignores them (pmu_filter_capable): they cost nothing there.
  */
 static uint64_t mode_inhibits(unsigned long cfg_flags)
 {
@@ -142,6 +143,16 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
 			event_write(h, idx, h->counter[idx].evsel);
 	}
 	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
+}
+
+/* pmu_hw_start() of one counter (idx < nr_hw), without the loop. */
+void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
+{
+	if (h->caps.sscofpmf && !pmu_is_fixed(idx)) {
+		h->of_armed |= (uint32_t)BIT64(idx);
+		event_write(h, idx, h->counter[idx].evsel);
+	}
+	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
 }
 
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)

@@ -94,29 +94,9 @@ void pmu_event_supported_init(struct pmu_hart *h);
 bool pmu_event_supported_slow(const struct pmu_hart *h,
 			      unsigned long event_idx, uint64_t event_data);
 
-/*
- * event_get_info's question, per entry: does pmu_event_match find a
- * counter of this hart for the event?  The spec's hardware and cache
- * events: one bit of the answers pmu_hart_init took.  Firmware events
- * but SBI_PMU_FW_PLATFORM: any firmware counter, as fw_event_match
- * answers.  Others (raw, PLATFORM, unknown): the matcher.  event_idx
- * has no bit above the 20 of the spec (event_get_info refused those).
- */
-static inline bool pmu_event_supported(const struct pmu_hart *h,
-				       uint32_t event_idx, uint64_t event_data)
-{
-	unsigned int slot = pmu_map_direct_slot(event_idx);
-
-	if (slot < PMU_MAP_DIRECT)
-		return (h->direct_supported[slot / 64] >> (slot % 64)) & 1;
-	if (SBI_PMU_EVENT_TYPE(event_idx) == SBI_PMU_EVENT_TYPE_FW &&
-	    pmu_fw_slot_of(SBI_PMU_EVENT_CODE(event_idx)) <
-	    PMU_FW_SLOT_PLATFORM)
-		return pmu_fw_mask(h) != 0;
-	return pmu_event_supported_slow(h, event_idx, event_data);
-}
 uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
-			    uint64_t selector, unsigned long cfg_flags);
+			    uint64_t selector, unsigned long cfg_flags,
+			    bool *unapplied);
 
 /* pmu_hw.c: hardware counter programming */
 void pmu_hw_reset_all(struct pmu_hart *h);
@@ -124,6 +104,7 @@ void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
 		      uint64_t selector, unsigned long cfg_flags);
 void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
+void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
 
@@ -141,6 +122,7 @@ void pmu_hw_reprogram(struct pmu_hart *h);
 /* pmu_counter.c: logical counter state shared by the calls */
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);
 void pmu_counters_start(struct pmu_hart *h, uint64_t set);
+void pmu_counter_start(struct pmu_hart *h, unsigned int idx);
 void pmu_counters_stop(struct pmu_hart *h, uint64_t set);
 void pmu_counter_release(struct pmu_hart *h, unsigned long idx);
 void pmu_counters_release(struct pmu_hart *h, unsigned long base, uint64_t set);
@@ -151,5 +133,32 @@ uint64_t pmu_snapshot_value(const struct pmu_hart *h, unsigned long base,
 			    unsigned int idx);
 void pmu_snapshot_save(const struct pmu_hart *h, unsigned long base,
 		       uint64_t set);
+
+/* pmu_linux_compat.c: known Linux driver bugs, on the spec's error paths */
+#if PMU_LINUX_COMPAT
+bool pmu_compat_restart_base(const struct pmu_hart *h, unsigned long *base,
+			     unsigned long mask, unsigned long flags);
+bool pmu_compat_snapshot_revive(struct pmu_hart *h);
+void pmu_compat_shmem_disabled(struct pmu_hart *h);
+void pmu_compat_shmem_set(struct pmu_hart *h);
+void pmu_compat_hart_stop(struct pmu_hart *h);
+#else
+static inline bool pmu_compat_restart_base(const struct pmu_hart *h,
+					   unsigned long *base,
+					   unsigned long mask,
+					   unsigned long flags)
+{
+	(void)h, (void)base, (void)mask, (void)flags;
+	return false;
+}
+static inline bool pmu_compat_snapshot_revive(struct pmu_hart *h)
+{
+	(void)h;
+	return false;
+}
+static inline void pmu_compat_shmem_disabled(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_shmem_set(struct pmu_hart *h) { (void)h; }
+static inline void pmu_compat_hart_stop(struct pmu_hart *h) { (void)h; }
+#endif
 
 #endif

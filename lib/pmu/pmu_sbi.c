@@ -113,6 +113,27 @@ static unsigned int choose_counter(const struct pmu_hart *h, uint64_t cand)
 }
 
 /*
+ * A request counted in every mode because no counter can apply its filter
+ * (pmu_filter_capable) takes the highest free programmable counter on a
+ * Sscofpmf hart, so that the low counters, which plain requests get, are
+ * used as before.  That matters on QEMU 7.2: a counting cycles/instret
+ * event (initial value near 2^63) leaves overflow state on its counter
+ * (irq_overflow_left) that swallows that counter's next sampling overflow,
+ * and perf record opens a counting cycles:u on CPU 0 before every
+ * recording; on the lowest counter it took samples from perf record -e
+ * cycles (docs/pmu.md, Mode filtering).
+ */
+static unsigned int choose_counter_unfiltered(const struct pmu_hart *h,
+					      uint64_t cand)
+{
+	uint64_t prog = cand & pmu_hw_mask(h) & ~FIXED_COUNTERS;
+
+	if (!h->caps.sscofpmf || !prog)
+		return choose_counter(h, cand);
+	return pmu_fls64(prog);
+}
+
+/*
  * QEMU 7.2 binds an event (mhpmevent bits 19:0) to one counter only: a
  * second programmable counter with the same selector silently counts
  * nothing.  With the hart's quirk such counters are no candidates while
@@ -167,6 +188,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 	struct pmu_match m;
 	uint64_t set, cand;
 	unsigned int idx;
+	bool unapplied;
 	long rc;
 
 	if (config_flags & ~SBI_PMU_CFG_FLAGS_ALL)
@@ -177,8 +199,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 	if (!pmu_event_match(h, event_idx, event_data, &m))
 		return err(SBI_ERR_NOT_SUPPORTED);
 
-	cand = pmu_filter_capable(h, m.counters & set, m.selector,
-				  config_flags);
+	cand = pmu_filter_capable(h, m.counters, m.selector, config_flags,
+				  &unapplied) & set;
 	if (config_flags & SBI_PMU_CFG_FLAG_SKIP_MATCH) {
 		/*
 		 * The first counter of the set, unconditionally: it must be
@@ -195,7 +217,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 		cand = drop_bound_selectors(h, cand, m.selector, 0);
 		if (!cand)
 			return err(SBI_ERR_NOT_SUPPORTED);
-		idx = choose_counter(h, cand);
+		idx = unapplied ? choose_counter_unfiltered(h, cand) :
+				  choose_counter(h, cand);
 	}
 	configure(h, idx, &m, event_idx, event_data, config_flags);
 	return ok(idx);
@@ -221,16 +244,34 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	    (start_flags & both) == both)
 		return err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
-	if (rc)
-		return err(rc);
+	if (rc) {
+		/* Linux 6.10+'s overflow restart: base 0, a set checked there */
+		if (!pmu_compat_restart_base(h, &counter_idx_base,
+					     counter_idx_mask, start_flags))
+			return err(rc);
+		set = counter_idx_mask;
+	}
 	if (set & ~h->configured)
 		return err(SBI_ERR_INVALID_PARAM);	/* no event to count */
-	if (from_snapshot && !h->shmem_enabled)
+	if (from_snapshot && !h->shmem_enabled &&
+	    !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 	if (set & h->started)
 		return err(SBI_ERR_ALREADY_STARTED);
 
 	/* the snapshot page was checked by set_shmem: its loads cannot fail */
+	if (!(set & (set - 1))) {
+		/* one counter, as Linux starts them: no loop, no scan if base */
+		idx = set == BIT64(counter_idx_base) ?
+		      (unsigned int)counter_idx_base : pmu_ctz64(set);
+		if (from_snapshot)
+			pmu_counter_write(h, idx, pmu_snapshot_value(
+					  h, counter_idx_base, idx));
+		else if (start_flags & SBI_PMU_START_FLAG_SET_INIT_VALUE)
+			pmu_counter_write(h, idx, initial_value);
+		pmu_counter_start(h, idx);
+		return ok(0);
+	}
 	bits = set;
 	for_each_bit(idx, bits) {
 		if (from_snapshot)
@@ -256,7 +297,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
 		return err(rc);
-	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) && !h->shmem_enabled)
+	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) &&
+	    !h->shmem_enabled && !pmu_compat_snapshot_revive(h))
 		return err(SBI_ERR_NO_SHMEM);
 
 	running = set & h->started;

@@ -26,13 +26,15 @@ void sbi_ipi_register(unsigned long what, ipi_handler_fn handler)
 }
 
 /*
- * Ordering between the request word (normal memory) and the msip register
- * (I/O).  RVWMO orders memory accesses among themselves only: .rl on the
+ * Ordering between the request word (normal memory) and the IPI device's
+ * register (I/O: an MSWI's msip, or an IMSIC M-file's seteipnum).  RVWMO orders memory accesses among themselves only: .rl on the
  * AMO orders what came before it, not the MMIO store after it, and the
  * receiver's MMIO clear is not ordered before its AMO either.  Without the
  * fences a hart could see msip before the request bit (and find nothing),
  * or clear an msip raised for a request its exchange has already missed:
- * an IPI, and a remote fence waiting on it, would be lost.
+ * an IPI, and a remote fence waiting on it, would be lost.  An IMSIC's
+ * clear is a claim through mtopei, a CSR write, which FENCE counts as
+ * device output: the same "fence o, rw" orders it before the exchange.
  */
 void sbi_ipi_raise(unsigned long index, unsigned long what)
 {
@@ -59,7 +61,7 @@ void sbi_ipi_process(void)
 
 void sbi_ipi_poll(void)
 {
-	if (!(csr_read(mip) & MIP_MSIP))
+	if (!(csr_read(mip) & platform.ipi_mip))
 		return;
 	sbi_ipi_process();
 	/*

@@ -9,6 +9,7 @@
 #include <libfdt.h>
 #include <tally/board.h>
 #include <tally/fdt_helpers.h>
+#include <tally/fdt_validate.h>
 #include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
@@ -32,6 +33,7 @@ struct hart_map hart_map __attribute__((section(".data")));
 unsigned char hart_boot_stack[HART_BOOT_STACK_SIZE]
 	__attribute__((section(".stacks"), aligned(16)));
 struct hart_scratch hart_boot_scratch __attribute__((section(".stacks")));
+unsigned long boot_wait_poll __attribute__((section(".data")));
 
 void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2)
 {
@@ -50,6 +52,9 @@ void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2)
 	    !hart_map.count) {
 		hart_map_clear(&hart_map);
 		hart_map_add(&hart_map, a0);
+	} else {
+		/* no MSWI to wake them: the other harts poll for the end of cold boot */
+		boot_wait_poll = fdt_walkable(fdt, fdt_totalsize(fdt)) && !fdt_has_mswi(fdt);
 	}
 	__atomic_store_n(&hart_map_ready, 1, __ATOMIC_RELEASE);
 }
@@ -184,8 +189,16 @@ void hart_probe_features(void)
 	 * handle: the H extension is not used there (riscv.h) */
 	hart_features.has_h = ok && __riscv_xlen == 64;
 	hart_features.has_fp = misa_has('f') || misa_has('d');
+	/* AIA: M-mode's and S-mode's IMSIC/interrupt CSRs; Smstateen's gate */
+	csr_read_guarded(CSR_MTOPI, &ok);
+	hart_features.has_smaia = ok;
+	csr_read_guarded(CSR_SISELECT, &ok);
+	hart_features.has_ssaia = ok;
+	csr_read_guarded(CSR_MSTATEEN0, &ok);
+	hart_features.has_smstateen = ok;
 	probe_counters();
 	hart_features.instret_filter_ignored = probe_instret_filter_ignored();
+	hart_features.pmp_count = pmp_probe_count();
 	platform.has_sstc = hart_features.has_sstc;
 }
 
@@ -201,11 +214,33 @@ static unsigned long medeleg_hypervisor(void)
 	       (1UL << CAUSE_STORE_GUEST_PAGE_FAULT);
 }
 
+/*
+ * Smaia/Ssaia: M-mode injects no virtual interrupt into S-mode (mvien,
+ * mvip: S-mode's sip.SEIP is its IMSIC S-file's alone), and with Smstateen
+ * S-mode may use its AIA CSRs (siselect/sireg, stopei, stopi).
+ */
+void hart_irq_init(void)
+{
+	if (hart_features.has_smaia) {
+		csr_write_guarded(CSR_MVIEN, 0);
+		csr_write_guarded(CSR_MVIP, 0);
+	}
+	if (hart_features.has_smstateen && hart_features.has_ssaia) {
+#if __riscv_xlen == 32
+		csr_set(CSR_MSTATEEN0H, (MSTATEEN0_AIA | MSTATEEN0_IMSIC) >> 32);
+#else
+		csr_set(CSR_MSTATEEN0, MSTATEEN0_AIA | MSTATEEN0_IMSIC);
+#endif
+	}
+	if (platform.ops.irq_hart_init)
+		platform.ops.irq_hart_init();
+}
+
 void hart_init_local(void)
 {
 	struct hart_scratch *me = this_hart();
 
-	csr_write(mie, MIP_MSIP);
+	csr_write(mie, platform.ipi_mip);
 	csr_clear(mip, MIP_SSIP | MIP_STIP);
 	/* S-mode handles its own timer, software, external and counter-overflow irqs */
 	csr_write(mideleg, MIP_SSIP | MIP_STIP | MIP_SEIP |
@@ -232,6 +267,7 @@ void hart_init_local(void)
 		csr_write(CSR_FCSR, 0);
 	}
 	pmp_protect();
+	hart_irq_init();
 	sbi_pmu_hart_init();
 	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
 	sbi_timer_hart_init();

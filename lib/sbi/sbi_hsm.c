@@ -53,18 +53,51 @@ void hsm_init_handover(unsigned long index, unsigned long addr, unsigned long ar
 	hsm_set(&hart_scratch[index], SBI_HSM_STATE_START_PENDING);
 }
 
+/*
+ * A hart that is STOPPED, STOP_PENDING or START_PENDING is no target of
+ * remote fences (sbi_rfence_many skips it): it owes S-mode every fence it
+ * missed, of every kind, and does them all here on its way into S-mode.
+ * After its STARTED is visible (the fence rw, rw): a caller that found it
+ * not yet started had written what it fences before it looked, and any
+ * later caller reaches it by IPI.  satp = 0 first, so that no walk of the
+ * stale root from before the stop can refill the TLB behind the flush.
+ * hfence.gvma x0, x0 fences the G-stage (and combined) translations of
+ * every VMID, hfence.vvma x0, x0 the VS-stage of hgatp's VMID; fence.i
+ * the instruction fetches (Linux 6.1 does none when a CPU comes online).
+ * Kept out of line: tests/sbi/check-start-fences.sh reads its instructions.
+ */
+static __attribute__((noinline)) void hsm_start_fences(void)
+{
+	csr_write(satp, 0);
+	mb();
+	sfence_vma_all();
+	if (hart_features.has_h) {
+		__asm__ __volatile__(INSN_HFENCE_GVMA "x0, x0" ::: "memory");
+		__asm__ __volatile__(INSN_HFENCE_VVMA "x0, x0" ::: "memory");
+	}
+	fence_i();
+}
+
 void hsm_wait_for_start(void)
 {
 	struct hart_scratch *me = this_hart();
 
-	csr_write(mie, MIP_MSIP);	/* only a start request may wake us */
+	csr_write(mie, platform.ipi_mip);	/* only a start request may wake us */
 	while (hsm_state(me) != SBI_HSM_STATE_START_PENDING) {
 		wfi();
 		sbi_ipi_poll();
 	}
 	hart_init_local();
-	sfence_vma_all();
+	/*
+	 * hart_init_local cleared msip: serve what was asked behind it.  A
+	 * caller that saw this hart STARTED before its stop may have raised
+	 * a request since (waiting for the hart's mailbox meanwhile), or this
+	 * hart left the loop above on START_PENDING before polling it; that
+	 * caller waits for the answer, and no other IPI may come.
+	 */
+	sbi_ipi_process();
 	hsm_set(me, SBI_HSM_STATE_STARTED);
+	hsm_start_fences();
 	hart_enter_smode(me->start_addr, me->hartid, me->start_arg, PRV_S);
 }
 
@@ -128,7 +161,7 @@ static void hsm_wait_for_interrupt(void)
 	for (;;) {
 		unsigned long pending = csr_read(mip);
 
-		if (pending & MIP_MSIP)
+		if (pending & platform.ipi_mip)
 			sbi_ipi_process();
 		if (sbi_sse_wakes())
 			return;
@@ -167,6 +200,7 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
+		hart_irq_init();		/* a real power-down loses the IMSIC file */
 		sbi_pmu_hart_resume_nonretentive();
 		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
 		sbi_dbtr_hart_resume();		/* so do S-mode's triggers */

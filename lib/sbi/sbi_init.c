@@ -3,6 +3,7 @@
  * Boot: the cold-boot hart sets up the platform from the devicetree, prints
  * the banner and starts the next stage; every hart sets up its own CSRs.
  */
+#include <tally/aia.h>
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
@@ -38,6 +39,17 @@ static void print_extensions(void)
 	printf("\n");
 }
 
+/* The device quirks the firmware absorbs, one line (docs/porting.md). */
+static void print_quirks(void)
+{
+	if (!platform.quirks_name)
+		return;
+	printf("Quirks           : %s: page", platform.quirks_name);
+	for (unsigned int i = 0; i < platform.nr_trap_pages; i++)
+		printf("%s 0x%lx", i ? "," : "", platform.trap_page[i].base);
+	printf(" emulated for S-mode\n");
+}
+
 static void print_banner(const struct fw_next *next)
 {
 	unsigned long hpm = hart_features.hpm_mask;
@@ -60,6 +72,10 @@ static void print_banner(const struct fw_next *next)
 	printf("Devices          : console %s, ipi %s, timer %s%s, reset %s\n",
 	       platform.console_name, platform.ipi_name, platform.timer_name,
 	       hart_features.has_sstc ? " + Sstc" : "", platform.reset_name);
+	if (platform.irqchip_name)
+		printf("Interrupts (AIA) : %s%s\n", platform.irqchip_name,
+		       hart_features.has_smaia ? ", Smaia" : "");
+	print_quirks();
 	printf("SBI version      : %d.%d, implementation 0x%lx v%d.%d\n",
 	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
 	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
@@ -93,16 +109,21 @@ static long first_hart(void)
 	return -1;
 }
 
-/* self and the harts woken: hart indices */
+/*
+ * self and the harts woken: hart indices.  Without a boot_wake device the
+ * others poll cold_boot_done (boot_wait_poll): the flag is all they need.
+ */
 static void wake_secondaries(unsigned long self)
 {
 	unsigned long h;
 
 	__atomic_store_n(&cold_boot_done, 1, __ATOMIC_RELEASE);
 	__asm__ __volatile__("fence w, o" ::: "memory");	/* the flag, then msip */
+	if (!platform.ops.boot_wake)
+		return;
 	for_each_hart_in(h, &platform.harts)
 		if (h != self)
-			platform.ops.ipi_send(h);
+			platform.ops.boot_wake(h);
 }
 
 void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
@@ -126,9 +147,14 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: WARNING: boot hart %ld (previous stage) is not in the devicetree; "
 		       "hart %lu boots\n", fw_boot_hart(a0, a1, a2), a0);
 	hart_probe_features();
-	if (!platform.fdt_err)	/* never write into a tree that failed validation */
+	pmp_check_trap_pages();		/* a board quirk's pages need PMP entries */
+	if (!platform.fdt_err) {	/* never write into a tree that failed validation */
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,
 					  platform.mem.fw_size);
+		if (fdt_aia_fixup((void *)next.fdt) < 0)
+			printf("Tally: WARNING: could not disable the M-level AIA nodes "
+			       "in the devicetree\n");
+	}
 	sbi_pmu_cold_init((void *)next.fdt);
 	if (board->final_init && !platform.fdt_err)
 		board->final_init((void *)next.fdt);
@@ -164,6 +190,8 @@ void __attribute__((noreturn)) warm_boot(unsigned long hartid)
 		csr_write(mie, 0);
 		halt();
 	}
+	if (platform.ops.boot_wake_clear)	/* the msip that ended the boot wait */
+		platform.ops.boot_wake_clear(this_hart_index());
 	hart_init_local();
 	hsm_wait_for_start();
 }

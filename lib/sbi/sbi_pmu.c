@@ -263,6 +263,42 @@ void sbi_pmu_cold_init(const void *fdt)
 	pmu_ready = true;
 }
 
+/*
+ * Where the U/S/M mode filters (perf's :u/:k, KVM's exclude_host) are
+ * applied, and what happens to the requests no counter can filter: counted
+ * in every mode, or refused by a PMU_STRICT_FILTERS build (lib/pmu,
+ * pmu_filter_capable; docs/pmu.md, Mode filtering).
+ */
+static void print_filter_banner(void)
+{
+	bool prog = hart_features.has_sscofpmf, fixed = hart_features.has_smcntrpmf;
+	bool quirk = prog && hart_features.instret_filter_ignored;
+	const char *outcome = PMU_STRICT_FILTERS ? "refused (strict build)" :
+			      "every mode counted";
+
+	if (!prog && !fixed) {
+		printf("PMU mode filters : none (no Sscofpmf, no Smcntrpmf); "
+		       "filtered requests: %s\n", outcome);
+		return;
+	}
+	printf("PMU mode filters : on %s%s%s; %s: %s\n",
+	       prog ? "programmable counters" : "mcycle/minstret",
+	       prog && fixed ? " and mcycle/minstret" : "",
+	       quirk ? ", not for cycles/instret (the hart ignores them)" : "",
+	       !prog ? "other events" : quirk && !fixed ?
+	       "cycles, instret, firmware events" : "firmware events", outcome);
+}
+
+/* The known Linux driver bugs lib/pmu absorbs (docs/perf.md), or none. */
+static void print_linux_compat(void)
+{
+	if (!pmu_linux_compat_count)
+		printf("PMU Linux compat : none, strict SBI spec (built with LINUX_COMPAT=0)\n");
+	for (unsigned int i = 0; i < pmu_linux_compat_count; i++)
+		printf("PMU Linux compat : %s (%s bug, docs/perf.md)\n",
+		       pmu_linux_compat[i].what, pmu_linux_compat[i].kernels);
+}
+
 /* The banner's account of the event map (after the hardware inventory). */
 void sbi_pmu_print_banner(void)
 {
@@ -281,9 +317,10 @@ void sbi_pmu_print_banner(void)
 		       st->warnings ? " (with warnings, see above)" : "",
 		       board_pmu_quirks() & PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT ?
 		       ", one counter per event" : "");
-	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257%s\n",
-	       PMU_FW_COUNTERS, hart_features.instret_filter_ignored ?
-	       "; cycles/instret mode filter ignored by the hart" : "");
+	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257\n",
+	       PMU_FW_COUNTERS);
+	print_filter_banner();
+	print_linux_compat();
 }
 
 uint32_t sbi_pmu_hart_counters(void)

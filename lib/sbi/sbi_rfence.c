@@ -192,7 +192,7 @@ struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
 		return sbi_err(err);
 	for_each_hart_in(h, &targets) {
 		if (!hsm_hart_interruptible(h))
-			continue;	/* stopped harts flush everything when started */
+			continue;	/* it fences everything when started (hsm_start_fences) */
 		/* the firmware events count requests to and from other harts */
 		if (h == self) {
 			rfence_local(r, r->vmid);

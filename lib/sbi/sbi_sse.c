@@ -3,7 +3,9 @@
  * Supervisor Software Events extension "SSE" (SBI 3.0).
  *
  * Events offered: the local and the global software-injected events, and
- * the local PMU overflow event on a hart with Sscofpmf.  The standard
+ * the local PMU overflow event on a hart with Sscofpmf (raised by a counter
+ * overflow, and injectable like the software events: an injected one
+ * comes with no overflow, scountovf as it is).  The standard
  * events this platform cannot raise (RAS, double trap) answer
  * NOT_SUPPORTED; every other id (reserved, or platform specific that this
  * platform does not define) is invalid.
@@ -50,7 +52,8 @@ struct sse_event {
 };
 
 static const struct sse_event sse_events[] = {
-	[SSE_LOCAL_PMU] = { SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, false, SSE_LOCAL_PMU,
+	/* injectable (STATUS.inject): kernel developers test their overflow handler so */
+	[SSE_LOCAL_PMU] = { SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, true, SSE_LOCAL_PMU,
 			    1UL << SSE_LOCAL_PMU },
 	[SSE_LOCAL_SOFTWARE] = { SBI_SSE_EVENT_LOCAL_SOFTWARE, false, true, SSE_LOCAL_SOFTWARE,
 				 1UL << SSE_LOCAL_SOFTWARE },

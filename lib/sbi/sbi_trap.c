@@ -176,7 +176,8 @@ static void trap_from_mmode(struct trap_frame *tf, unsigned long mcause)
 static void trap_interrupt(struct trap_frame *tf, unsigned long irq)
 {
 	switch (irq) {
-	case IRQ_M_SOFT:
+	case IRQ_M_SOFT:	/* an MSWI's IPI */
+	case IRQ_M_EXT:		/* an IMSIC M-file's (the only identity enabled) */
 		sbi_ipi_process();
 		break;
 	case IRQ_M_TIMER:
@@ -207,6 +208,19 @@ static unsigned int fw_event_of_cause(unsigned long mcause)
 	}
 }
 
+/*
+ * An access S-mode made to a device page the firmware serves for a board
+ * quirk (sbi_emulate_trap_page): done in M-mode, and no access fault for
+ * anyone, so no firmware event of one either (event 257 counts the trap).
+ */
+static bool trap_page_access(struct trap_frame *tf, unsigned long mcause, unsigned long mtval)
+{
+	if ((mcause != CAUSE_LOAD_ACCESS && mcause != CAUSE_STORE_ACCESS) ||
+	    !platform.nr_trap_pages)
+		return false;
+	return sbi_emulate_trap_page(tf, mcause == CAUSE_STORE_ACCESS, mtval);
+}
+
 void trap_handler(struct trap_frame *tf)
 {
 	unsigned long mcause = csr_read(mcause);
@@ -220,9 +234,12 @@ void trap_handler(struct trap_frame *tf)
 	} else {
 		unsigned long mtval = csr_read(mtval);
 
-		fw_event(fw_event_of_cause(mcause));
-		if (mcause != CAUSE_ILLEGAL_INSTRUCTION || !sbi_emulate_insn(tf, mtval))
-			trap_redirect_to_smode(tf, mcause, mtval);
+		if (!trap_page_access(tf, mcause, mtval)) {
+			fw_event(fw_event_of_cause(mcause));
+			if (mcause != CAUSE_ILLEGAL_INSTRUCTION ||
+			    !sbi_emulate_insn(tf, mtval, &mcause))
+				trap_redirect_to_smode(tf, mcause, mtval);
+		}
 	}
 	/* SSE: an event pending for this hart is delivered on the way back */
 	if (this_hart()->sse.pending)

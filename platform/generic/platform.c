@@ -7,6 +7,7 @@
  * replaces what differs on it.
  */
 #include <libfdt.h>
+#include <tally/aia.h>
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/drivers.h>
@@ -20,8 +21,6 @@ struct platform platform;
 static char model[80];	/* copied: the devicetree moves when it is fixed up */
 
 static const char *const uart_compat[] = { "ns16550a", "ns16550", "snps,dw-apb-uart", NULL };
-static const char *const clint_compat[] = { "riscv,clint0", "sifive,clint0", NULL };
-static const char *const mswi_compat[] = { "riscv,aclint-mswi", NULL };
 static const char *const mtimer_compat[] = { "riscv,aclint-mtimer", NULL };
 static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL };
 
@@ -145,6 +144,14 @@ void platform_add_mmode_dev(unsigned long base, unsigned long size)
 		(struct memregion){ .base = base, .size = size };
 }
 
+bool platform_add_trap_page(const struct platform_trap_page *pg)
+{
+	if (platform.nr_trap_pages == PLATFORM_TRAP_PAGES)
+		return false;
+	platform.trap_page[platform.nr_trap_pages++] = *pg;
+	return true;
+}
+
 static void mmode_device(const void *fdt, int node, int index)
 {
 	unsigned long base, size;
@@ -166,7 +173,7 @@ void platform_park_hart(unsigned long hartid)
 
 static void ipi_timer_setup(const void *fdt)
 {
-	int node = fdt_find_compatible(fdt, clint_compat);
+	int node = fdt_find_compatible(fdt, fdt_clint_compat);
 	unsigned long base, base2;
 
 	platform.nr_mmode_devs = 0;
@@ -178,7 +185,7 @@ static void ipi_timer_setup(const void *fdt)
 		mtimer_set_mtime(base + 0xbff8);
 		platform.ipi_name = platform.timer_name = "clint";
 	}
-	node = fdt_find_compatible(fdt, mswi_compat);
+	node = fdt_find_compatible(fdt, fdt_mswi_compat);
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
 		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, 4, mswi_add_hart);
@@ -195,13 +202,127 @@ static void ipi_timer_setup(const void *fdt)
 		platform.timer_name = "aclint-mtimer";
 	}
 	if (platform.ipi_name) {
-		platform.ops.ipi_send = mswi_send;
-		platform.ops.ipi_clear = mswi_clear;
+		platform.ops.ipi_send = platform.ops.boot_wake = mswi_send;
+		platform.ops.ipi_clear = platform.ops.boot_wake_clear = mswi_clear;
+		platform.ipi_mip = MIP_MSIP;
 	}
 	if (platform.timer_name) {
 		platform.ops.timer_value = mtimer_value;
 		platform.ops.timer_set = mtimer_set;
 	}
+}
+
+/*
+ * AIA (include/tally/aia.h): every M-level APLIC domain hands its sources
+ * to S-mode's domain as the devicetree delegates them; the IMSIC's M-files
+ * carry the firmware's IPIs when every hart has one (else the MSWI stays
+ * the IPI device).  Both are M-mode's: PMP closes them, and the next
+ * stage's tree gets them disabled (fdt_aia_fixup).
+ */
+static struct aia_desc aia;	/* filled at cold boot; its S-level domains stay the trap pages' ctx */
+static char irqchip[120];
+
+static void aia_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	printf("Tally: WARNING: %s\n", msg);
+}
+
+static bool imsic_serves_every_hart(const struct imsic_desc *m)
+{
+	unsigned long h;
+
+	for_each_hart_in(h, &platform.harts)
+		if (!m->file[h])
+			return false;
+	return true;
+}
+
+static void imsic_setup(const struct imsic_desc *m)
+{
+	unsigned long h;
+
+	for (unsigned int i = 0; i < m->nr_regs; i++)
+		platform_add_mmode_dev(m->regs[i].base, m->regs[i].size);
+	if (!imsic_serves_every_hart(m)) {
+		printf("Tally: WARNING: IMSIC M-files do not cover every hart: IPIs through %s\n",
+		       platform.ipi_name ? platform.ipi_name : "nothing");
+		return;
+	}
+	for_each_hart_in(h, &platform.harts)
+		imsic_add_hart(h, m->file[h]);
+	imsic_set_num_ids(m->num_ids);
+	platform.ops.ipi_send = imsic_ipi_send;
+	platform.ops.ipi_clear = imsic_ipi_clear;
+	platform.ops.irq_hart_init = imsic_hart_init;
+	platform.ipi_mip = MIP_MEIP;
+	platform.ipi_name = "imsic";
+}
+
+static unsigned int sources_delegated(const struct aplic_desc *d)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < d->nr_delegations; i++)
+		n += d->deleg[i].last - d->deleg[i].first + 1;
+	return n;
+}
+
+static void aia_setup(const void *fdt)
+{
+	const struct imsic_desc *m = &aia.imsic_m;
+	int len = 0;
+
+	fdt_aia_parse(fdt, &hart_map, &aia, aia_warn, NULL);
+	for (unsigned int i = 0; i < aia.nr_aplics; i++) {
+		const struct aplic_desc *d = &aia.aplic[i];
+
+		aplic_init_mlevel(d);
+		platform_add_mmode_dev(d->base, d->size);
+		if (len < (int)sizeof(irqchip))
+			len += snprintf(irqchip + len, sizeof(irqchip) - len,
+					"%sAPLIC 0x%lx (%s, %u/%u sources delegated)",
+					len ? ", " : "", d->base, d->msi_mode ? "MSI" : "direct",
+					sources_delegated(d), d->num_sources);
+	}
+	if (m->present) {
+		imsic_setup(m);
+		if (len < (int)sizeof(irqchip))
+			snprintf(irqchip + len, sizeof(irqchip) - len, "%sIMSIC M-files 0x%lx%s",
+				 len ? ", " : "", m->regs[0].base,
+				 platform.ops.ipi_send == imsic_ipi_send ? " (IPIs)" : "");
+	}
+	platform.irqchip_name = aia.nr_aplics || m->present ? irqchip : NULL;
+}
+
+/*
+ * BOARD_QUIRK_APLIC_SETIPNUM (include/tally/board.h): the setipnum page
+ * of every S-level domain in MSI mode is S-mode's through the firmware
+ * (aplic_setipnum_store).  In direct mode a write of setipnum never sets
+ * a level-sensitive source pending, on QEMU 7.2 too: nothing to absorb.
+ * Whether PMP has an entry for each page is decided once the harts'
+ * PMP is known (pmp_check_trap_pages, which may turn it off).
+ */
+static void aplic_quirk_setup(void)
+{
+	platform.nr_trap_pages = 0;
+	platform.quirks_name = NULL;
+	if (!(board->quirks & BOARD_QUIRK_APLIC_SETIPNUM))
+		return;
+	for (unsigned int i = 0; i < aia.nr_slevel_aplics && i < AIA_MAX_SLEVEL_APLICS; i++) {
+		const struct aplic_slevel *d = &aia.slevel[i];
+		struct platform_trap_page pg = { .base = d->base + APLIC_SETIPNUM_PAGE,
+						 .store32 = aplic_setipnum_store, .ctx = d };
+
+		if (!d->msi_mode || d->size < APLIC_SETIPNUM_PAGE + PLATFORM_TRAP_PAGE_SIZE ||
+		    d->base & (PLATFORM_TRAP_PAGE_SIZE - 1))
+			continue;
+		if (!platform_add_trap_page(&pg))
+			printf("Tally: WARNING: APLIC 0x%lx: no room for its setipnum page: "
+			       "QEMU 7.2's setipnum quirk not absorbed there\n", d->base);
+	}
+	if (platform.nr_trap_pages)
+		platform.quirks_name = "APLIC setipnum (QEMU < 9.0)";
 }
 
 static bool syscon_reg(const void *fdt, const char *compat, unsigned long *addr,
@@ -263,6 +384,7 @@ int platform_init(void *fdt)
 		return -1;
 	board_select(fdt);
 	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
+	platform.irqchip_name = NULL;
 	platform.reset_name = "none";
 	platform.reset_types = 0;
 	console_setup(fdt);
@@ -278,13 +400,16 @@ int platform_init(void *fdt)
 	harts_setup(fdt);
 	memory_setup(fdt);
 	ipi_timer_setup(fdt);
+	aia_setup(fdt);
+	aplic_quirk_setup();
 	reset_setup(fdt);
 	if (board->early_init && board->early_init(fdt)) {
 		printf("Tally: board %s: initialisation failed\n", board->name);
 		return -1;
 	}
 	if (!platform.ipi_name) {
-		printf("Tally: no CLINT/ACLINT MSWI in the devicetree: cannot run\n");
+		printf("Tally: no IPI device (IMSIC M-files, CLINT or ACLINT MSWI) "
+		       "in the devicetree: cannot run\n");
 		return -1;
 	}
 	if (!platform.timer_name)

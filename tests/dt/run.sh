@@ -443,4 +443,7 @@ else
 	fail "ASan/UBSan build of dtcheck differs on: ${differ[*]}"
 fi
 
+# ---- AIA: the APLIC/IMSIC parser and the next stage's fix-up (lib/fdt/fdt_aia.c) ----------
+"$here/aia.sh" "$out" || failures=$((failures + 1))
+
 [[ $failures -eq 0 ]]

@@ -3,7 +3,8 @@
  * What the two devicetree fuzz targets (fuzz_dt.c: raw blobs,
  * fuzz_dt_gen.c: generated riscv,pmu nodes) check on one blob, with the
  * firmware's code built for the host: lib/fdt/fdt_validate.c,
- * lib/fdt/fdt_pmu.c, lib/fdt/fdt_helpers.c and lib/pmu/pmu_map.c over
+ * lib/fdt/fdt_pmu.c, lib/fdt/fdt_helpers.c, lib/fdt/fdt_aia.c (with
+ * fdt_harts.c, lib/sbi/hartmask.c) and lib/pmu/pmu_map.c over
  * Linux 6.1's libfdt (the firmware's), all instrumented.  The blob sits in a
  * heap buffer of exactly its size, so any read or write past it, or before
  * any stack buffer, is an ASan report.
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libfdt.h>
+#include <tally/aia.h>
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_pmu.h>
 #include <tally/fdt_validate.h>
@@ -42,6 +44,76 @@ static void dt_msg(void *ctx, const char *msg)
 	DT_CHECK(len < FDT_PMU_MSG_MAX && !strncmp(msg, "pmu: ", 5), "malformed message", len);
 	for (size_t i = 0; i < len; i++)
 		DT_CHECK(msg[i] >= 0x20 && msg[i] < 0x7F, "non-printable byte in a message", i);
+}
+
+static unsigned int dt_aia_msgs;
+
+/* Every AIA message: "aia: ...", printable, shorter than FDT_AIA_MSG_MAX. */
+static void dt_aia_msg(void *ctx, const char *msg)
+{
+	size_t len = strnlen(msg, FDT_AIA_MSG_MAX);
+
+	(void)ctx;
+	dt_aia_msgs++;
+	DT_CHECK(len < FDT_AIA_MSG_MAX && !strncmp(msg, "aia: ", 5), "malformed aia message", len);
+	for (size_t i = 0; i < len; i++)
+		DT_CHECK(msg[i] >= 0x20 && msg[i] < 0x7F, "non-printable byte in an aia message", i);
+}
+
+static struct hart_map dt_harts;
+static struct aia_desc dt_aia;
+
+/* What the firmware would program: files inside their regions, sources in range. */
+static void dt_aia_check(const struct aia_desc *aia)
+{
+	const struct imsic_desc *im[2] = { &aia->imsic_m, &aia->imsic_s };
+
+	for (int k = 0; k < 2; k++)
+		for (unsigned long h = 0; im[k]->present && h < TALLY_MAX_HARTS; h++) {
+			bool inside = !im[k]->file[h];
+
+			for (unsigned int r = 0; r < im[k]->nr_regs; r++)
+				inside |= im[k]->file[h] >= im[k]->regs[r].base &&
+					  im[k]->file[h] - im[k]->regs[r].base < im[k]->regs[r].size;
+			DT_CHECK(inside, "an IMSIC file outside its regions", h);
+		}
+	DT_CHECK(aia->nr_aplics <= AIA_MAX_MLEVEL_APLICS, "too many APLICs", aia->nr_aplics);
+	for (unsigned int i = 0; i < aia->nr_aplics; i++) {
+		const struct aplic_desc *d = &aia->aplic[i];
+
+		DT_CHECK(d->num_sources >= 1 && d->num_sources <= APLIC_MAX_SOURCES,
+			 "APLIC sources out of range", d->num_sources);
+		for (unsigned int j = 0; j < d->nr_delegations; j++)
+			DT_CHECK(d->deleg[j].first >= 1 && d->deleg[j].first <= d->deleg[j].last &&
+				 d->deleg[j].last <= d->num_sources && d->deleg[j].child < 1024,
+				 "delegation out of range", j);
+	}
+}
+
+/*
+ * The fix-up of the next stage's tree (valid trees only, as in the firmware),
+ * on a copy with the room it asks for: the result still validates and holds
+ * no M-level AIA node the parser would use.
+ */
+static void dt_aia_fixup_check(const void *fdt)
+{
+	size_t size = fdt_totalsize(fdt) + 512;
+	void *copy = malloc(size);
+	int ret;
+
+	if (!copy)
+		return;
+	memcpy(copy, fdt, fdt_totalsize(fdt));
+	ret = fdt_aia_fixup(copy);
+	if (ret >= 0) {
+		DT_CHECK(fdt_totalsize(copy) <= size, "fix-up grew past its room", fdt_totalsize(copy));
+		DT_CHECK(!fdt_validate(copy, fdt_totalsize(copy)), "fix-up broke the tree", ret);
+		fdt_hart_map(copy, &dt_harts);
+		(void)fdt_aia_parse(copy, &dt_harts, &dt_aia, NULL, NULL);
+		DT_CHECK(ret >= 64 || (!dt_aia.imsic_m.present && !dt_aia.nr_aplics),
+			 "an M-level AIA node left enabled", ret);
+	}
+	free(copy);
 }
 
 /*
@@ -81,6 +153,12 @@ static void dt_platform_lookups(const void *fdt)
 		for (int i = 0; ie && i + 1 < len / 4 && i < 16; i += 2)
 			(void)fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
 	}
+	(void)fdt_has_mswi(fdt);
+	fdt_hart_map(fdt, &dt_harts);
+	dt_aia_msgs = 0;
+	int ret = fdt_aia_parse(fdt, &dt_harts, &dt_aia, dt_aia_msg, NULL);
+	DT_CHECK(ret >= 0 && (unsigned int)ret == dt_aia_msgs, "aia: return value != messages", ret);
+	dt_aia_check(&dt_aia);
 }
 
 static struct pmu_map dt_map;
@@ -136,6 +214,7 @@ static void dt_check_blob(const void *fdt, size_t size, uint32_t hart_counters,
 	}
 	for (unsigned int p = 0; p < FDT_PMU_NR_PROPS; p++)
 		DT_CHECK(st.loaded[p] <= st.rows[p], "more rows loaded than read", p);
+	dt_aia_fixup_check(fdt);
 	if (hart_counters != FDT_PMU_ANY_COUNTERS) {
 		struct pmu_map_range r;
 

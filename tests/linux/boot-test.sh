@@ -7,6 +7,7 @@
 # Linux powers off through SBI SRST.
 #
 # Usage: tests/linux/boot-test.sh <builddir> FW_DYNAMIC_BIN FW_JUMP_BIN [FW_PAYLOAD_BIN]
+#        (FW_JUMP_BIN "-": no fw_jump run)
 #
 # The runs (init.c picks its checks from tally.perf= on the command line):
 #   fw_dynamic         -smp 4, sscofpmf, sstc=false  tally.perf=full: every
@@ -18,11 +19,19 @@
 #   fw_jump            -smp 4, sscofpmf, pmu-num=29  tally.perf=count
 #   fw_payload         -smp 4, sscofpmf, the kernel's built-in command line
 #                      (no tally.perf: count)
+#   fw_dynamic-aia-aplic   Linux 6.12 and later: -M virt,aia=aplic (APLIC in
+#   fw_dynamic-aia-imsic   direct mode, SBI IPIs) and -M virt,aia=aplic-imsic
+#                      (APLIC in MSI mode, IPIs through the IMSIC), -smp 4,
+#                      sscofpmf; tally.perf=aia: boot and hotplug, cycles and
+#                      instructions, TLB sampling, IPI and remote-fence paths,
+#                      perf after hotplug, the interrupt controllers. QEMU 7.2
+#                      gives the harts Smaia/Ssaia itself with an IMSIC.
 # fw_dynamic and fw_jump get the kernel with -kernel (and the same initramfs
 # again with -initrd, to exercise that path too); fw_payload carries it.
 #
 # The kernel version (6.1, 6.12) comes from the linux-source-<kver> tree in
-# <builddir> and names every check: "linux-6.12/fw_dynamic: ...".
+# <builddir> and names every check: "linux-6.12/fw_dynamic: ..."
+# (TALLY_LINUX_TAG replaces "linux-6.12", e.g. for another build of it).
 #
 # Then the fw_dynamic runs again on reference firmware for comparison:
 # Debian's OpenSBI 1.1 and, where present, the OpenSBI 1.9 anchor
@@ -39,7 +48,9 @@
 # QEMU (default qemu-system-riscv64), OPENSBI_DIR (default Debian's
 # /usr/lib/riscv64-linux-gnu/opensbi/generic; empty: no comparison),
 # OPENSBI_ANCHOR (default <repo>/../shared/anchors/opensbi-1.9; empty:
-# none; ../../shared is tried too), TALLY_LINUX_LOGDIR (boot logs, default <builddir>).
+# none; ../../shared is tried too), TALLY_LINUX_LOGDIR (boot logs, default <builddir>),
+# TALLY_LINUX_AIA_COMPARE=1 (the AIA runs on the references too: 2 more
+# boots each).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -90,7 +101,7 @@ skip() {
 run_qemu() {
 	local flavour=$1 fw=$2 log=$3 smp=$4 cpu=$5 extra_append=$6 start=$SECONDS
 	shift 6
-	local args=(-M virt -cpu "$cpu" -smp "$smp" -m 512M -nographic -bios "$fw" "$@")
+	local args=(-M "${machine:-virt}" -cpu "$cpu" -smp "$smp" -m 512M -nographic -bios "$fw" "$@")
 	if [[ $flavour != fw_payload ]]; then
 		args+=(-kernel "$build/Image" -initrd "$build/initramfs.cpio"
 			-append "$append $extra_append")
@@ -99,6 +110,26 @@ run_qemu() {
 	timeout -k 5 "$timeout_s" "$qemu" "${args[@]}" < /dev/null > "$log" 2>&1 ||
 		qemu_status=$?
 	boot_seconds=$((SECONDS - start))
+}
+
+# Tally's banner says where mode filters are not applied (docs/pmu.md, Mode
+# filtering: cycles/instret on QEMU 7.2 are counted in every mode); what
+# perf-mode-cycles-instructions measured must agree. Only where it passed.
+check_filter_banner() {
+	local name=$1 log=$2 banner result want
+	result=$(grep -aoE 'TALLY-LINUX-CHECK: perf-mode-cycles-instructions: ok: .*' "$log" |
+		tail -n 1 | tr -d '\r') || true
+	[[ -n $result ]] || return 0
+	banner=$(grep -a -m1 '^PMU mode filters' "$log" | tr -d '\r') || true
+	want="filter applied"
+	[[ $banner != *"not for cycles/instret"* && $banner != *": none ("* ]] ||
+		want="filter not applied"
+	if [[ $result == *"$want"* ]]; then
+		pass "$name: banner's mode-filter line agrees with perf ($want)"
+	else
+		fail "$name: banner's mode-filter line agrees with perf" \
+			"banner '${banner#PMU mode filters : }', perf: ${result##*: ok: }"
+	fi
 }
 
 # One verdict line per check of one boot log.
@@ -141,6 +172,8 @@ check_log() {
 		esac
 	done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$log" || true)
 
+	[[ -n $reference ]] || check_filter_banner "$name" "$log"
+
 	if ((qemu_status == 0)); then
 		pass "$name: powers off cleanly"
 	elif ((qemu_status == 124 || qemu_status == 137)); then
@@ -153,7 +186,7 @@ check_log() {
 # boot_one RUN FLAVOUR FIRMWARE SMP CPU APPEND [QEMU ARGS...]
 boot_one() {
 	local run=$1 flavour=$2 fw=$3 smp=$4 cpu=$5 extra=$6 before=$failures
-	local name="linux-$kver/$run" log=$logdir/boot-${reference:+$reference-}$run.log
+	local name="$tag/$run" log=$logdir/boot-${reference:+$reference-}$run.log
 	shift 6
 
 	if [[ ! -f $fw ]]; then
@@ -162,8 +195,8 @@ boot_one() {
 	fi
 	run_qemu "$flavour" "$fw" "$log" "$smp" "$cpu" "$extra" "$@"
 	check_log "$name" "$log" "$smp"
-	printf '  %s%s: %s, -smp %s -cpu %s%s, %d s, QEMU status %d, log %s\n' \
-		"${reference:+INFO: $reference }" "$name" "$fw" "$smp" "$cpu" \
+	printf '  %s%s: %s, -M %s -smp %s -cpu %s%s, %d s, QEMU status %d, log %s\n' \
+		"${reference:+INFO: $reference }" "$name" "$fw" "${machine:-virt}" "$smp" "$cpu" \
 		"${*:+ $*}" "$boot_seconds" "$qemu_status" "$log"
 	if [[ -z $reference ]] && ((failures > before)); then
 		printf '  last lines of %s:\n' "$log"
@@ -179,6 +212,15 @@ boot_dynamic() {
 		"tally.perf=icount tally.pmu_num=16" -icount shift=0,sleep=off
 }
 
+# The AIA runs (kernels with the APLIC/IMSIC drivers: 6.10 and later).
+boot_aia() {
+	[[ $kver != 6.1 ]] || return 0
+	machine=virt,aia=aplic boot_one fw_dynamic-aia-aplic fw_dynamic "$1" 4 \
+		rv64,sscofpmf=true "tally.perf=aia tally.aia=aplic tally.pmu_num=16"
+	machine=virt,aia=aplic-imsic boot_one fw_dynamic-aia-imsic fw_dynamic "$1" 4 \
+		rv64,sscofpmf=true "tally.perf=aia tally.aia=imsic tally.pmu_num=16"
+}
+
 # The fw_dynamic runs on one reference firmware, then the side-by-side table.
 compare_with() {
 	reference=$1
@@ -189,6 +231,7 @@ compare_with() {
 	echo "  INFO: comparison: the same fw_dynamic runs on $2" \
 		"(not counted as PASS/FAIL)"
 	boot_dynamic "$2"
+	[[ -z ${TALLY_LINUX_AIA_COMPARE:-} ]] || boot_aia "$2"
 	"$here/perf-report.sh" "$logdir" "$reference" "$kver" | sed 's/^/INFO: /' || true
 }
 
@@ -202,6 +245,7 @@ main() {
 	src=$(compgen -G "$build/linux-source-*" | head -n 1) || true
 	kver=${src##*/linux-source-}
 	[[ -n $kver ]] || kver=unknown
+	tag=${TALLY_LINUX_TAG:-linux-$kver}
 	if [[ ! -f $build/Image || ! -f $build/initramfs.cpio ]]; then
 		fail "linux-$kver: kernel built" "no Image/initramfs.cpio in $build: run tests/linux/build.sh --kver $kver $1"
 		exit 1
@@ -209,11 +253,14 @@ main() {
 	command -v "$qemu" > /dev/null || { fail "linux: qemu present" "$qemu not found"; exit 1; }
 
 	boot_dynamic "$2"
-	boot_one fw_jump fw_jump "$3" 4 rv64,sscofpmf=true,pmu-num=29 \
-		"tally.perf=count tally.pmu_num=29"
+	if [[ $3 != - ]]; then
+		boot_one fw_jump fw_jump "$3" 4 rv64,sscofpmf=true,pmu-num=29 \
+			"tally.perf=count tally.pmu_num=29"
+	fi
 	if (($# == 4)); then
 		boot_one fw_payload fw_payload "$4" 4 rv64,sscofpmf=true ""
 	fi
+	boot_aia "$2"
 
 	if [[ -n $opensbi_dir && -f $opensbi_dir/fw_dynamic.bin ]]; then
 		local version

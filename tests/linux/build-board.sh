@@ -5,14 +5,14 @@
 # own directory, with tests/linux/build.sh unchanged: the board's kernel
 # config is tests/linux/kernel.config + tests/linux/kernel-<board>.config.
 #
-# build.sh reads its config fragments, init.c, workload.c and patches from
+# build.sh reads its config fragments, init.c and workload.c from
 # its own directory, so this script gives it a directory of its own
 # (<builddir>/script: links to those files, and a kernel.config that is the
 # concatenation). Every cache key of build.sh then covers the board's
 # fragment too, and the virt kernels' keys (build/linux, build/linux-6.12)
 # stay as they are.
 #
-# The kernel source, its patches and perf do not depend on the kernel
+# The kernel source and perf do not depend on the kernel
 # config: if <repo>/build/linux (the virt 6.1 build) has them, the board
 # build reads that source tree (out-of-tree objects: it is not written) and
 # takes its perf, with their stamps, instead of extracting and building
@@ -32,7 +32,7 @@ fragment=$here/kernel-$board.config
 mkdir -p "$build/script"
 build=$(cd "$build" && pwd)
 stage=$build/script
-for f in build.sh init.c workload.c patches; do
+for f in build.sh init.c workload.c; do
 	ln -sfn "$here/$f" "$stage/$f"
 done
 cat "$here/kernel.config" "$fragment" > "$stage/kernel.config.new"

@@ -10,9 +10,9 @@
 #   <builddir>/Image           the kernel with that initramfs built in
 #
 # Config: tinyconfig + tests/linux/kernel.config + kernel-rv32.config (the
-# later fragment wins). Source: /usr/src/linux-source-6.1.tar.xz with
-# tests/linux/patches/6.1/*.patch, extracted into the build dir (the 64-bit
-# build dirs are never touched).
+# later fragment wins). Source: /usr/src/linux-source-6.1.tar.xz as
+# Debian ships it, extracted into the build dir (the 64-bit build dirs are
+# never touched).
 #
 # Usage: tests/linux/build-rv32.sh [builddir]   (default <repo>/build/linux-rv32)
 # Each step is keyed by a hash of its inputs and skipped when unchanged; the
@@ -48,22 +48,17 @@ hash_inputs() {
 stamp_ok() { [[ -f $build/.stamp-$1 && $(cat "$build/.stamp-$1") == "$2" ]]; }
 stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
 
-# The source tree with the 6.1 test patches, extracted once per package
-# version and patch set.
+# The source tree as Debian ships it, extracted once per package version.
 prepare_source() {
-	local patches=("$here/patches/6.1"/*.patch) key
-	[[ -e ${patches[0]} ]] || patches=()
-	key=$(hash_inputs "$pkg_version" ${patches[@]+"${patches[@]}"})
+	local key
+	key=$(hash_inputs "$pkg_version")
 	stamp_ok source "$key" && [[ -d $src ]] && return
-	log "extracting $tarball and applying ${#patches[@]} patch(es)"
+	log "extracting $tarball"
 	rm -rf "$src" "$obj" "$build/.extract" "$build"/.stamp-*
 	mkdir -p "$build/.extract"
 	tar -C "$build/.extract" -xJf "$tarball"
 	mv "$build/.extract/$src_pkg" "$src"
 	rmdir "$build/.extract"
-	if ((${#patches[@]})); then
-		cat "${patches[@]}" | patch -d "$src" -p1 -s -f || die "patches do not apply"
-	fi
 	stamp_set source "$key"
 }
 

@@ -10,14 +10,18 @@
 #   <builddir>/Image           the kernel, with that initramfs built in, so
 #                              it also boots from fw_payload (no -initrd)
 #
-# The source tree gets the patches of tests/linux/patches/<kver>/*.patch
-# (applied in name order, reverted and re-applied when they change). The
-# kernel config is tinyconfig + tests/linux/kernel.config + (if present)
-# tests/linux/kernel-<kver>.config.
+# The kernel is Debian's source as shipped: users boot the kernel they
+# have, and a driver bug they would meet is the firmware's to absorb. With
+# --fixed the tree gets the upstream-ready fixes of contrib/linux/<kver>/
+# (applied in name order, reverted and re-applied when they change), for
+# the checks of Tally's strict build (LINUX_COMPAT=0) against a fixed
+# kernel. The kernel config is tinyconfig + tests/linux/kernel.config +
+# (if present) tests/linux/kernel-<kver>.config.
 #
-# Usage: tests/linux/build.sh [--kver 6.1|6.12] [builddir]
+# Usage: tests/linux/build.sh [--kver 6.1|6.12] [--fixed] [builddir]
 #   default kver: $TALLY_KVER, else 6.1; default builddir: <repo>/build/linux
-#   for 6.1 (the historical name), <repo>/build/linux-<kver> otherwise.
+#   for 6.1 (the historical name), <repo>/build/linux-<kver> otherwise,
+#   <repo>/build/linux-<kver>-fixed with --fixed.
 #
 # Every step is keyed by a hash of its inputs and skipped when the key is
 # unchanged, so a second run does nothing. The kernel object tree is kept in
@@ -89,12 +93,13 @@ prepare_source() {
 	stamp_set source "$pkg_version"
 }
 
-# tests/linux/patches/*.patch on the source tree. The applied set is kept in
-# <builddir>/applied.patch, so a changed set is reverted before the new one
-# goes on (make then rebuilds only the files they touch).
+# --fixed: contrib/linux/<kver>/*.patch on the source tree. The applied set
+# is kept in <builddir>/applied.patch, so a changed set is reverted before
+# the new one goes on (make then rebuilds only the files they touch).
 patch_source() {
-	local key applied=$build/applied.patch patches=("$here/patches/$kver"/*.patch)
-	[[ -e ${patches[0]} ]] || patches=()
+	local key applied=$build/applied.patch patches=()
+	((fixed)) && patches=("$repo/contrib/linux/$kver"/*.patch)
+	[[ ${#patches[@]} -eq 0 || -e ${patches[0]} ]] || patches=()
 	key=$(hash_inputs "$pkg_version" ${patches[@]+"${patches[@]}"})
 	if stamp_ok patches "$key"; then
 		return
@@ -255,16 +260,18 @@ build_kernel() {
 
 main() {
 	kver=${TALLY_KVER:-6.1}
-	if [[ ${1-} == --kver ]]; then
-		kver=${2-}
-		shift 2 || die "--kver needs a version"
-	elif [[ ${1-} == --kver=* ]]; then
-		kver=${1#--kver=}
-		shift
-	fi
+	fixed=0
+	while [[ ${1-} == --* ]]; do
+		case $1 in
+		--kver) kver=${2-}; shift 2 || die "--kver needs a version" ;;
+		--kver=*) kver=${1#--kver=}; shift ;;
+		--fixed) fixed=1; shift ;;
+		*) die "unknown option $1" ;;
+		esac
+	done
 	case $kver in
-	6.1) build=${1:-$repo/build/linux} ;;
-	6.12) build=${1:-$repo/build/linux-$kver} ;;
+	6.1) build=${1:-$repo/build/linux$( ((fixed)) && echo -6.1-fixed)} ;;
+	6.12) build=${1:-$repo/build/linux-$kver$( ((fixed)) && echo -fixed)} ;;
 	*) die "unsupported kernel version '$kver' (6.1 or 6.12)" ;;
 	esac
 	tarball=/usr/src/linux-source-$kver.tar.xz

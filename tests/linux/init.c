@@ -20,8 +20,17 @@
  *   tally.perf=count    counting checks only (fw_jump and fw_payload runs;
  *                       also the default, as fw_payload has no -append)
  *   tally.perf=none     only the boot checks
+ *   tally.perf=aia      the AIA runs (QEMU virt aia=...): the boot checks,
+ *                       cycles/instructions, TLB sampling, the IPI and
+ *                       remote-fence paths, perf after hotplug, the
+ *                       interrupt controllers (tally.aia= says which)
+ *   tally.aia=aplic|imsic  the machine's AIA: APLIC alone (direct mode,
+ *                       SBI IPIs) or APLIC + IMSIC (MSI mode, IPIs and
+ *                       remote fences through the IMSIC's S-files)
  *   tally.pmu_num=N     QEMU's pmu-num (default 16), for the probe check
  *   tally.demo          the `make run` demonstration instead of checks
+ *   tally.hotplug_loop=N  also the hotplug loop: N rounds of CPU hotplug
+ *                       and perf (check_hotplug_loop; tests/linux/hotplug-loop.sh)
  *   tally.script        run the commands of /tally-script (one per line,
  *                       blank-separated words, # comments) and show their
  *                       output: give the file in an extra -initrd cpio
@@ -36,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -223,11 +233,13 @@ static int mount_one(const char *fstype, const char *dir)
 /* ---- kernel command line ---------------------------------------------- */
 
 static struct {
-	char perf[16];		/* tally.perf=: full, icount, count, none */
+	char perf[16];		/* tally.perf=: full, icount, count, aia, none */
 	int pmu_num;		/* tally.pmu_num= */
 	int demo;		/* tally.demo */
 	int script;		/* tally.script */
-} opt = { "count", 16, 0, 0 };
+	char aia[16];		/* tally.aia=: aplic, imsic, or "" (no AIA) */
+	int hotplug_loop;	/* tally.hotplug_loop=: rounds, 0 = no loop */
+} opt = { "count", 16, 0, 0, "", 0 };
 
 static void parse_cmdline(void)
 {
@@ -245,6 +257,10 @@ static void parse_cmdline(void)
 			opt.demo = 1;
 		else if (!strcmp(word, "tally.script"))
 			opt.script = 1;
+		else if (!strncmp(word, "tally.aia=", 10))
+			snprintf(opt.aia, sizeof(opt.aia), "%s", word + 10);
+		else if (!strncmp(word, "tally.hotplug_loop=", 19))
+			opt.hotplug_loop = atoi(word + 19);
 	}
 }
 
@@ -648,20 +664,30 @@ static int check_cycles_instructions(void)
 
 /*
  * cycles/instructions with :u and :k. QEMU 7.2 cannot filter these by
- * mode, so a firmware may refuse (perf then prints <not supported>, or on
- * Linux 6.1, which asks the firmware only when the event is scheduled,
- * <not counted>). A number must be right: the loop runs in user mode, so
- * :u must hold nearly all of it and :k little; :u == :k or 0 is a lie.
+ * mode. The SBI spec makes the filter flags hints: a firmware may apply
+ * them or count every mode (Tally does, and says so in its boot banner:
+ * docs/pmu.md, Mode filtering). Both must count: a refusal (<not counted>,
+ * <not supported>) leaves perf users and KVM guests without a number.
+ * The note says which it was ("filter applied" / "filter not applied"),
+ * and tests/linux/boot-test.sh holds that against Tally's banner.
+ * The loop runs in user mode, so :k tells them apart: applied, :k holds
+ * only the kernel's share, less than 1/20 of the loop, and :u the loop;
+ * not applied, :k holds the loop too (at least 1/20 of its instructions:
+ * cycles count host ticks without -icount, which vary by 2x between runs;
+ * with -icount both instructions counts hold at least the loop). :u = 0
+ * is a lie.
  */
 static int check_mode_cycles_instructions(void)
 {
 	static const char *const events[] = { "cycles", "instructions" };
 	double u, k, want = 2.0 * LOOP_N;
 	char work[64], ev_u[32], ev_k[32];
-	int e, ru, rk, icount = !strcmp(opt.perf, "icount");
+	int e, ru, rk, applied = 0, icount = !strcmp(opt.perf, "icount");
 
 	snprintf(work, sizeof(work), "loop %lu", LOOP_N);
 	for (e = 0; e < ARRAY_SIZE(events); e++) {
+		int exact = icount && !strcmp(events[e], "instructions");
+
 		snprintf(ev_u, sizeof(ev_u), "%s:u", events[e]);
 		snprintf(ev_k, sizeof(ev_k), "%s:k", events[e]);
 		/* One run each: QEMU counts an event on one counter only. */
@@ -671,28 +697,33 @@ static int check_mode_cycles_instructions(void)
 		if (perf_stat("", ev_k, work))
 			return -1;
 		rk = stat_value(ev_k, NULL, &k);
-		if ((ru == VAL_NOT_SUPPORTED || ru == VAL_NOT_COUNTED) &&
-		    (rk == VAL_NOT_SUPPORTED || rk == VAL_NOT_COUNTED)) {
-			note("%s: %s / %s (refused, acceptable)", events[e],
-			     val_names[ru], val_names[rk]);
-			continue;
-		}
 		if (ru != VAL_OK || rk != VAL_OK)
-			return fail("%s %s but %s %s: the firmware filters one mode "
-				    "and not the other", ev_u, val_names[ru],
+			return fail("%s %s, %s %s: both must count (the filter "
+				    "flags are hints)", ev_u, val_names[ru],
 				    ev_k, val_names[rk]);
 		note("%s %.0f, %s %.0f", ev_u, u, ev_k, k);
 		if (u == 0)
 			return fail("%s = 0 for a user-mode loop of %.0f "
 				    "instructions (%s = %.0f)", ev_u, want, ev_k, k);
-		if (k >= u / 2)
-			return fail("%s = %.0f is not much less than %s = %.0f for "
-				    "a user-mode loop: the mode filter is ignored",
-				    ev_k, k, ev_u, u);
-		if (icount && !strcmp(events[e], "instructions") &&
-		    (u < want || u > want + LOOP_OVERHEAD_MAX))
-			return fail("%s = %.0f, expected %.0f", ev_u, u, want);
+		if (k < want / 20) {
+			applied |= 1 << e;
+			if (u < want / 20 ||
+			    (exact && (u < want || u > want + LOOP_OVERHEAD_MAX)))
+				return fail("%s = %.0f for a loop of %.0f", ev_u, u, want);
+			continue;
+		}
+		if (u < want / 20 || (exact && (u < want || k < want)))
+			return fail("%s = %.0f, %s = %.0f: the filter is not "
+				    "applied, yet they do not hold the %.0f-"
+				    "instruction loop", ev_u, u, ev_k, k, want);
 	}
+	if (applied == 3)
+		note("filter applied");
+	else if (!applied)
+		note("filter not applied (every mode counted)");
+	else
+		return fail("the filter applies to %s only: %s", events[applied - 1],
+			    check_note);
 	return 0;
 }
 
@@ -826,10 +857,72 @@ static int check_fw_set_timer(void)
 }
 
 /* IPIs sent and received system-wide agree (each send reaches one hart). */
+/* ---- AIA ------------------------------------------------------------- */
+
+static int aia_imsic(void)
+{
+	return !strcmp(opt.aia, "imsic");
+}
+
+/*
+ * The /proc/interrupts row that mentions `what` ("ttyS0", "Function call
+ * interrupts"): its counts summed over the CPUs, and what follows them
+ * (chip, hwirq, type, name) in rest; -1 when there is no such row.
+ */
+static long irq_row(const char *what, char *rest, size_t rest_size)
+{
+	char *text = read_file("/proc/interrupts"), *line, *save, *p, *end;
+	long sum = -1;
+
+	if (rest_size)
+		rest[0] = '\0';
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && sum < 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, what) || !(p = strchr(line, ':')))
+			continue;
+		for (sum = 0, p++;; p = end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			sum += v;
+		}
+		while (*p == ' ')
+			p++;
+		snprintf(rest, rest_size, "%s", p);
+	}
+	free(text);
+	return sum;
+}
+
+/*
+ * With an IMSIC, Linux sends its IPIs (and so its remote fences) through
+ * its own S-files, never through the SBI: the firmware must see none of
+ * them, and the IMSIC's function-call IPIs must grow by at least `want`.
+ */
+static int ipis_bypass_firmware(const char *fw_sent, const char *work, long want)
+{
+	long before = irq_row("Function call interrupts", NULL, 0), after;
+	double sent;
+
+	if (perf_stat("-a", fw_sent, work) || counted(fw_sent, NULL, &sent))
+		return -1;
+	after = irq_row("Function call interrupts", NULL, 0);
+	note("firmware %s %.0f, IMSIC function-call IPIs +%ld", fw_sent, sent,
+	     after - before);
+	if (sent != 0 || before < 0 || after - before < want)
+		return fail("with an IMSIC the firmware counted %.0f (want 0) and "
+			    "function-call IPIs grew by %ld (want >= %ld)", sent,
+			    after - before, want);
+	return 0;
+}
+
 static int check_fw_ipi(void)
 {
 	double sent, recv;
 
+	if (aia_imsic())
+		return ipis_bypass_firmware(FW_IPI_SENT, "pingpong 500", 100);
 	if (perf_stat("-a", FW_IPI_SENT "," FW_IPI_RECEIVED, "pingpong 500") ||
 	    counted(FW_IPI_SENT, NULL, &sent) ||
 	    counted(FW_IPI_RECEIVED, NULL, &recv))
@@ -859,6 +952,8 @@ static int check_fw_sfence(void)
 
 	if (n < 2)
 		return skip("only %d cpu online", n);
+	if (aia_imsic())
+		return ipis_bypass_firmware(FW_SFENCE_VMA_ASID_SENT, "munmap 1000", 1000);
 	if (perf_stat("-a -A", FW_SFENCE_VMA_SENT "," FW_SFENCE_VMA_RECEIVED ","
 		      FW_SFENCE_VMA_ASID_SENT "," FW_SFENCE_VMA_ASID_RECEIVED,
 		      "munmap 1000"))
@@ -897,6 +992,12 @@ static int check_fw_sfence(void)
 static int check_fw_tally(void)
 {
 	double ecalls, traps, timers, ipis;
+
+	/* 6.1 turns firmware codes >= 22 into EINVAL (contrib/linux/6.1) */
+	if (kernel_version() < 612)
+		return skip("Linux %d.%d refuses firmware event codes above 21 "
+			    "(mainline takes any since f0c9363db2dd)",
+			    kernel_version() / 100, kernel_version() % 100);
 
 	if (perf_stat("-a", FW_TALLY_ECALL "," FW_TALLY_TRAP "," FW_SET_TIMER
 		      "," FW_IPI_RECEIVED, "pingpong 300") ||
@@ -1021,9 +1122,11 @@ static int stat_and_record(const char *event, double *misses, long *samples,
  *   the samples must be within 10% of misses / 100.
  * - dTLB-load-misses (all modes): taking a sample costs TLB misses of its
  *   own that perf stat never sees: Linux's overflow handler (measured about
- *   8 per sample with OpenSBI 1.1 and with Tally, so +8% at -c 100), plus
- *   the firmware's if it counts M-mode (the SBI calls stop and start the
- *   counter on every sample). So at most 10% fewer and 20% more.
+ *   8 per sample with OpenSBI 1.1 and with Tally, so +8% at -c 100; about
+ *   21 with an APLIC in direct mode, whose interrupt path reads its IDC
+ *   through more pages), plus the firmware's if it counts M-mode (the SBI
+ *   calls stop and start the counter on every sample). So at most 10%
+ *   fewer and 30% more.
  */
 static int check_record_tlb(void)
 {
@@ -1046,9 +1149,9 @@ static int check_record_tlb(void)
 	if (dso_u < 90)
 		return fail("dTLB-load-misses:u: perf report puts %.1f%% of the "
 			    "samples on work's own code, expected all", dso_u);
-	if (s < 0.9 * m / 100 || s > 1.2 * m / 100)
+	if (s < 0.9 * m / 100 || s > 1.3 * m / 100)
 		return fail("dTLB-load-misses -c 100: %ld samples, expected "
-			    "%.0f (%.0f misses / 100, allowed -10%%..+20%%)", s,
+			    "%.0f (%.0f misses / 100, allowed -10%%..+30%%)", s,
 			    m / 100, m);
 	if (comm < 90)
 		return fail("dTLB-load-misses: perf report puts %.1f%% of the "
@@ -1121,18 +1224,11 @@ static int check_record_cycles(void)
 	return 0;
 }
 
-/*
- * CPUs 1..n-1 go offline and online again (SBI HSM hart_stop and
- * hart_start), then a system-wide perf stat must count on every CPU.
- */
-static int check_hotplug_perf(void)
+/* CPUs 1..n-1 offline, then online again (SBI HSM hart_stop, hart_start). */
+static int hotplug_all(int n)
 {
-	int n = sysfs_online_cpus(), cpu, during;
-	double cyc, dtlb;
-	char name[16];
+	int cpu, during;
 
-	if (n < 2)
-		return skip("only %d cpu online", n);
 	for (cpu = 1; cpu < n; cpu++)
 		if (set_cpu_online(cpu, 0))
 			return -1;
@@ -1143,6 +1239,31 @@ static int check_hotplug_perf(void)
 	if (during != 1 || sysfs_online_cpus() != n)
 		return fail("online cpus: %d -> %d -> %d", n, during,
 			    sysfs_online_cpus());
+	return 0;
+}
+
+/*
+ * CPUs 1..n-1 go offline and online again, twice in a row (the second
+ * time before perf used them: Linux 6.10+ then disables a snapshot page
+ * it never set again), then a system-wide perf stat must count sanely on
+ * every CPU, and sampling on a hot-plugged CPU (every stop a
+ * TAKE_SNAPSHOT, every overflow an INIT_SNAPSHOT restart there) must give
+ * one sample per 100 misses. perf-driver-quiet, after it, checks that the
+ * driver never complained ("Stopping counter idx N failed with error
+ * -524" is the symptom of a lost snapshot page).
+ */
+#define HOTPLUG_PAGES 5000UL
+static int check_hotplug_perf(void)
+{
+	int n = sysfs_online_cpus(), cpu;
+	double cyc, dtlb, mu;
+	long samples;
+	char name[16];
+
+	if (n < 2)
+		return skip("only %d cpu online", n);
+	if (hotplug_all(n) || hotplug_all(n))
+		return -1;
 	if (perf_stat("-a -A", "cycles,dTLB-load-misses", "all-cpus 2000"))
 		return -1;
 	for (cpu = 0; cpu < n; cpu++) {
@@ -1151,11 +1272,30 @@ static int check_hotplug_perf(void)
 		    counted("dTLB-load-misses", name, &dtlb))
 			return -1;
 		note("CPU%d cycles %.0f dTLB-load-misses %.0f", cpu, cyc, dtlb);
-		if (cyc < 1 || dtlb < 2000)
+		/* 2^63 or 0 is what a lost snapshot page reads as */
+		if (cyc < 1 || cyc > 1e15 || dtlb < 2000 || dtlb > 1e7)
 			return fail("after hotplug, CPU%d counts cycles %.0f and "
 				    "dTLB-load-misses %.0f (its thread loads 2000 "
 				    "pages)", cpu, cyc, dtlb);
 	}
+	cpu = n - 1;
+	snprintf(name, sizeof(name), "load-pages %lu", HOTPLUG_PAGES);
+	if (run(OUT, 120, "WORK_CPU=%d perf stat -x, -o " STAT " -e "
+		"dTLB-load-misses:u -- work %s", cpu, name) ||
+	    counted("dTLB-load-misses:u", NULL, &mu))
+		return fail("perf stat -e dTLB-load-misses:u on CPU%d after "
+			    "hotplug: %s", cpu, out_excerpt());
+	if (run(OUT, 120, "WORK_CPU=%d perf record -N -o " DATA " -e "
+		"dTLB-load-misses:u -c 100 -- work %s", cpu, name) ||
+	    record_samples(&samples))
+		return fail("perf record on CPU%d after hotplug: %s", cpu,
+			    out_excerpt());
+	note("CPU%d after hotplug: %ld samples for %.0f user misses", cpu,
+	     samples, mu);
+	if (!within((double)samples, mu / 100, 0.1))
+		return fail("perf record -e dTLB-load-misses:u -c 100 on CPU%d "
+			    "after hotplug: %ld samples, expected %.0f (10%%)",
+			    cpu, samples, mu / 100);
 	return 0;
 }
 
@@ -1299,6 +1439,249 @@ static int check_driver_quiet(void)
 	return 0;
 }
 
+/*
+ * The interrupt controllers Linux found (tally.aia=): no complaint in the
+ * log (Linux 6.12 says "already initialized ... error -114" when it is
+ * given the M-level IMSIC too, "nobody cared" for an interrupt storm); the
+ * console's interrupts arrive through S-mode's APLIC domain (MSI or direct
+ * mode); with an IMSIC, Linux's IPIs go through it.  /proc/interrupts is
+ * printed for the comparison with other firmware.
+ */
+static int check_aia(void)
+{
+	static const char *const complaints[] = { "already initialized", "failed to setup",
+						  "nobody cared", "IMSIC global config not found" };
+	const char *chip = aia_imsic() ? "APLIC-MSI" : "APLIC-DIRECT";
+	const char *found = aia_imsic() ? "providing IPIs" : "interrupts directly connected";
+	char *log = dmesg(), *irqs = read_file("/proc/interrupts"), *line, *save, rest[160];
+	long uart = irq_row("ttyS0", rest, sizeof(rest)), ipis;
+	int ret = 0;
+
+	if (!log || !irqs)
+		ret = fail("cannot read the kernel log or /proc/interrupts");
+	for (unsigned int i = 0; !ret && i < sizeof(complaints) / sizeof(complaints[0]); i++)
+		if (strstr(log, complaints[i]))
+			ret = fail("the kernel log says \"%s\"", complaints[i]);
+	if (!ret && !strstr(log, found))
+		ret = fail("no \"%s\" in the kernel log", found);
+	if (!ret && (uart <= 0 || !strstr(rest, chip)))
+		ret = fail("ttyS0: %ld interrupts, through \"%s\" (want some, through %s)",
+			   uart, rest, chip);
+	ipis = irq_row("Function call interrupts", NULL, 0);
+	if (!ret)
+		note("ttyS0: %ld interrupts through %.*s; function-call IPIs %ld", uart,
+		     (int)strcspn(rest, " "), rest, ipis);
+	for (line = irqs ? strtok_r(irqs, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("  /proc/interrupts: %s\n", line);
+	free(log);
+	free(irqs);
+	return ret;
+}
+
+/* ---- the hotplug loop (tally.hotplug_loop=N) ----------------------------- */
+
+/*
+ * What a round may not leave in the kernel log: a user process killed by
+ * a fault (riscv's "unhandled signal", e.g. a segfault in the vDSO), an
+ * oops, a BUG or WARNING, a CPU that did not die or start, a counter the
+ * PMU driver could not start or stop ("... failed with error N").
+ */
+static const char *const loop_bad_log[] = {
+	"unhandled signal", "segfault", "Oops", "BUG:", "WARNING:",
+	"didn't die", "failed to start", "failed to come online",
+	"failed with error",
+};
+
+/*
+ * Counted, not failed: Linux asks for the dying CPU's HSM state right
+ * after that CPU said it is dead, before or while its hart_stop call
+ * runs, and warns if the answer is STOP_PENDING (3). Harmless (hart_start
+ * waits for STOPPED) and a matter of host scheduling under QEMU.
+ */
+#define LOOP_STOP_RACE "may not have stopped"
+
+static char *loop_log_tail;	/* the kernel log of the last round */
+static int loop_stop_races;	/* LOOP_STOP_RACE lines seen */
+
+/*
+ * The kernel log since the previous call (read and cleared: the loop runs
+ * last, and hundreds of rounds would wrap the ring buffer); NULL if it
+ * holds none of loop_bad_log, else the first bad line in `line`.
+ */
+static const char *loop_log_bad(char *line, size_t size)
+{
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0), n;
+	const char *hit = NULL;
+	char *p;
+
+	free(loop_log_tail);
+	loop_log_tail = malloc(len > 0 ? (size_t)len + 1 : 1);
+	if (!loop_log_tail)
+		return NULL;
+	n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, loop_log_tail, len);
+	loop_log_tail[n > 0 ? n : 0] = '\0';
+	for (p = loop_log_tail; (p = strstr(p, LOOP_STOP_RACE)); p++)
+		loop_stop_races++;
+	for (int i = 0; i < ARRAY_SIZE(loop_bad_log) && !hit; i++) {
+		p = strstr(loop_log_tail, loop_bad_log[i]);
+		if (!p)
+			continue;
+		while (p > loop_log_tail && p[-1] != '\n')
+			p--;
+		snprintf(line, size, "%.*s", (int)strcspn(p, "\n"), p);
+		hit = line;
+	}
+	return hit;
+}
+
+/* The last `lines` lines of the round's kernel log, on the console. */
+static void loop_show_log_tail(int lines)
+{
+	char *p;
+
+	if (!loop_log_tail)
+		return;
+	p = loop_log_tail + strlen(loop_log_tail);
+	while (p > loop_log_tail && lines >= 0)
+		if (*--p == '\n')
+			lines--;
+	printf("hotplug-loop: kernel log of the failed round (tail):\n%s\n",
+	       p == loop_log_tail ? p : p + 1);
+}
+
+/* A command of the round: exit status 0 or fail() saying which signal. */
+static int loop_run(int round, const char *cmd)
+{
+	int status = run(OUT, 120, "%s", cmd);
+
+	if (status == 0)
+		return 0;
+	if (status > 128)
+		return fail("round %d: %s: killed by signal %d (%s): %s", round,
+			    cmd, status - 128, strsignal(status - 128), out_excerpt());
+	return fail("round %d: %s: exit status %d: %s", round, cmd, status,
+		    out_excerpt());
+}
+
+/*
+ * The vDSO's clock under load: one child pinned to each CPU reads
+ * CLOCK_MONOTONIC for `ms` milliseconds (a static glibc reads it through
+ * the vDSO: rdtime, which traps to the firmware on sifive_u, and the
+ * vDSO data page). A reader that finds the kernel halfway through a
+ * timekeeping update waits in the vDSO's cpu_relax(): in a Linux 6.1
+ * built without CONFIG_JUMP_LABEL that loads an unrelocated GOT slot
+ * (0) and faults (docs/perf.md, "The vDSO fault"). Exit status 0 or fail().
+ */
+static int loop_clock_storm(int round, int n, int ms)
+{
+	pid_t pid[64];
+	int cpu, status, bad = 0;
+
+	for (cpu = 0; cpu < n && cpu < ARRAY_SIZE(pid); cpu++) {
+		pid[cpu] = fork();
+		if (pid[cpu] == 0) {
+			struct timespec t0, t;
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do
+				clock_gettime(CLOCK_MONOTONIC, &t);
+			while ((t.tv_sec - t0.tv_sec) * 1000 +
+			       (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+			_exit(0);
+		}
+	}
+	while (cpu--) {
+		if (pid[cpu] < 0 || waitpid(pid[cpu], &status, 0) < 0)
+			bad = bad ? bad : fail("round %d: clock storm: no child on CPU%d",
+					       round, cpu);
+		else if (WIFSIGNALED(status))
+			bad = bad ? bad : fail("round %d: clock storm: the reader on CPU%d "
+					       "killed by signal %d (%s)", round, cpu,
+					       WTERMSIG(status), strsignal(WTERMSIG(status)));
+	}
+	return bad;
+}
+
+/*
+ * One round: CPUs 1..n-1 offline and online again (SBI HSM hart_stop,
+ * hart_start), then at once what a wrong fence or a stale translation on
+ * a restarted hart would break: perf stat -a (counters on every CPU, a
+ * fork and exec, the vDSO's clock), a remote-sfence storm whose threads
+ * sit on the restarted CPUs (RFENCE to them), a plain exec of a static
+ * binary (its libc reads the vDSO), the vDSO clock read on every CPU.
+ */
+static int loop_round(int round, int n)
+{
+	static const char *const cmds[] = {
+		"perf stat -a -x, -o " STAT " -e cycles,instructions -- work loop 100000",
+		"work munmap 50",
+		"work loop 1",
+	};
+	char line[256];
+	const char *bad;
+	int cpu, during;
+
+	for (cpu = 1; cpu < n; cpu++)
+		if (set_cpu_online(cpu, 0))
+			return -1;
+	during = sysfs_online_cpus();
+	for (cpu = 1; cpu < n; cpu++)
+		if (set_cpu_online(cpu, 1))
+			return -1;
+	if (during != 1 || sysfs_online_cpus() != n)
+		return fail("round %d: online cpus %d -> %d -> %d", round, n,
+			    during, sysfs_online_cpus());
+	for (int i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (loop_run(round, cmds[i]))
+			return -1;
+	if (loop_clock_storm(round, n, 300))
+		return -1;
+	bad = loop_log_bad(line, sizeof(line));
+	if (bad)
+		return fail("round %d: kernel log: %s", round, bad);
+	return 0;
+}
+
+/*
+ * tally.hotplug_loop=N rounds of loop_round(), stopping at the first
+ * failure with the round and the tail of the kernel log. Runs last: it
+ * clears the kernel log.
+ */
+static int check_hotplug_loop(void)
+{
+	int n = sysfs_online_cpus(), round;
+	time_t start = time(NULL);
+	char line[256];
+
+	if (n < 2)
+		return skip("only %d cpu online", n);
+	if (!strcmp(opt.perf, "icount"))
+		return skip("CPU offlining hangs under QEMU 7.2 -icount");
+	loop_log_bad(line, sizeof(line));	/* the log so far is not the loop's */
+	loop_stop_races = 0;
+	for (round = 1; round <= opt.hotplug_loop; round++) {
+		if (loop_round(round, n)) {
+			loop_log_bad(line, sizeof(line));
+			loop_show_log_tail(40);
+			return -1;
+		}
+		if (round % 10 == 0 || round == opt.hotplug_loop)
+			printf("hotplug-loop: %d of %d rounds ok (%ld s, \"%s\" "
+			       "%d times)\n", round, opt.hotplug_loop,
+			       (long)(time(NULL) - start), LOOP_STOP_RACE,
+			       loop_stop_races);
+	}
+	note("%d rounds of CPUs 1-%d offline and online, perf stat -a, "
+	     "munmap storm, exec, vDSO clock storm, in %ld s; \"%s\" %d times", opt.hotplug_loop,
+	     n - 1, (long)(time(NULL) - start), LOOP_STOP_RACE, loop_stop_races);
+	return 0;
+}
+
 /* ---- the check table ------------------------------------------------------ */
 
 enum {
@@ -1306,7 +1689,9 @@ enum {
 	SET_COUNT = 2,		/* tally.perf=count, full */
 	SET_FULL = 4,		/* tally.perf=full only */
 	SET_ICOUNT = 8,		/* tally.perf=icount only */
-	SET_PERF = SET_COUNT | SET_FULL | SET_ICOUNT,
+	SET_AIA = 16,		/* tally.perf=aia only */
+	SET_LOOP = 32,		/* tally.hotplug_loop=N, N > 0 */
+	SET_PERF = SET_COUNT | SET_FULL | SET_ICOUNT | SET_AIA,
 };
 
 static const struct check {
@@ -1320,20 +1705,22 @@ static const struct check {
 	{ "perf-pmu-probe", check_pmu_probe, SET_PERF },
 	{ "perf-snapshot", check_snapshot, SET_PERF },
 	{ "perf-instructions-exact", check_instructions_exact, SET_ICOUNT },
-	{ "perf-cycles-instructions", check_cycles_instructions, SET_COUNT | SET_FULL },
+	{ "perf-cycles-instructions", check_cycles_instructions, SET_COUNT | SET_FULL | SET_AIA },
 	{ "perf-mode-cycles-instructions", check_mode_cycles_instructions, SET_PERF },
 	{ "perf-dtlb-store-misses", check_dtlb_store, SET_COUNT | SET_FULL },
 	{ "perf-tlb-load-misses", check_tlb_loads, SET_COUNT | SET_FULL },
 	{ "perf-mode-tlb", check_mode_tlb, SET_COUNT | SET_FULL },
 	{ "perf-fw-set-timer", check_fw_set_timer, SET_FULL },
-	{ "perf-fw-ipi", check_fw_ipi, SET_COUNT | SET_FULL },
-	{ "perf-fw-sfence-vma", check_fw_sfence, SET_COUNT | SET_FULL },
+	{ "perf-fw-ipi", check_fw_ipi, SET_COUNT | SET_FULL | SET_AIA },
+	{ "perf-fw-sfence-vma", check_fw_sfence, SET_COUNT | SET_FULL | SET_AIA },
 	{ "perf-fw-tally-256-257", check_fw_tally, SET_COUNT | SET_FULL },
-	{ "perf-record-dtlb", check_record_tlb, SET_FULL },
+	{ "perf-record-dtlb", check_record_tlb, SET_FULL | SET_AIA },
 	{ "perf-record-cycles", check_record_cycles, SET_FULL },
-	{ "perf-after-hotplug", check_hotplug_perf, SET_FULL },
+	{ "perf-after-hotplug", check_hotplug_perf, SET_FULL | SET_AIA },
 	{ "perf-multiplex", check_multiplex, SET_COUNT | SET_FULL },
 	{ "perf-driver-quiet", check_driver_quiet, SET_PERF },
+	{ "aia-interrupts", check_aia, SET_AIA },
+	{ "cpu-hotplug-loop", check_hotplug_loop, SET_LOOP },	/* last: clears the log */
 };
 
 static int selected_sets(void)
@@ -1344,6 +1731,8 @@ static int selected_sets(void)
 		return SET_BOOT | SET_ICOUNT;
 	if (!strcmp(opt.perf, "none"))
 		return SET_BOOT;
+	if (!strcmp(opt.perf, "aia"))
+		return SET_BOOT | SET_AIA;
 	return SET_BOOT | SET_COUNT;
 }
 
@@ -1379,8 +1768,8 @@ static void demo(void)
 	show("perf stat -e cycles,instructions,dTLB-load-misses,"
 	     "dTLB-store-misses,iTLB-load-misses -- work load-pages 10000");
 	printf("\n(mode filters: the TLB events honour :u and :k; QEMU 7.2 cannot "
-	       "filter cycles/instructions by mode,\n so Tally refuses "
-	       "instructions:u, which perf shows as <not counted>)\n");
+	       "filter cycles/instructions by mode,\n so Tally counts "
+	       "instructions:u in every mode, as its boot banner says)\n");
 	show("perf stat -e dTLB-store-misses:u,dTLB-load-misses:k "
 	     "-- work store-pages 10000");
 	show("perf stat -e instructions:u -- work loop 50000000");
@@ -1460,7 +1849,7 @@ int main(void)
 			script();
 		power_off();
 	}
-	sets = selected_sets();
+	sets = selected_sets() | (opt.hotplug_loop > 0 ? SET_LOOP : 0);
 	for (i = 0; i < ARRAY_SIZE(checks); i++)
 		ran += !!(checks[i].sets & sets);
 	printf("TALLY-LINUX-INIT: started, %d checks (tally.perf=%s)\n", ran, opt.perf);

@@ -24,12 +24,20 @@
  *                        is an IPI (SBI IPI send_ipi)
  *   work all-cpus N      one thread per online CPU, pinned, each loading N
  *                        fresh pages: every CPU does measurable work
+ *   work switch N        two processes on the same CPU bounce a byte N
+ *                        times through pipes: 2N context switches, the
+ *                        calling process scheduled out and in N times
+ *                        (after 100 turns of warm-up, outside the marks)
  *
  * Pages are mapped with MAP_POPULATE, so the kernel has mapped them before
  * the measured accesses: a user access then costs exactly one TLB refill
  * and no page fault (a fault would add a second refill when the access is
  * retried). Prints nothing on success; exit status 0, or 2 on bad usage.
  * WORK_CPU=n in the environment pins the process to CPU n first.
+ * WORK_MARK=1 puts the workload between two marker instructions (HINTs:
+ * slti x0, x0, 0x7a1 and 0x7a2, no-ops on every hart) that bench's QEMU
+ * plugin (bench/mmode-plugin.c) sees, so a benchmark can count what the
+ * machine did during the workload and nothing else.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -262,10 +270,67 @@ static void pingpong(unsigned long n)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * The markers of WORK_MARK (HINT encodings: slti x0, x0, imm): main()
+ * puts them around a workload, or the workload itself around the part
+ * worth measuring (marks_inside).
+ */
+static int marks_inside;
+
+static void mark_begin(void)
+{
+	if (getenv("WORK_MARK"))
+		__asm__ volatile(".4byte 0x7a102013" ::: "memory");
+}
+
+static void mark_end(void)
+{
+	if (getenv("WORK_MARK"))
+		__asm__ volatile(".4byte 0x7a202013" ::: "memory");
+}
+
+#define SWITCH_WARMUP 100
+/*
+ * Both processes on one CPU (the first online one, or WORK_CPU's, where
+ * main() pinned us): every turn is a context switch.  The first turns
+ * take the copy-on-write faults of the fork (each a TLB flush that goes
+ * to every CPU the process ran on); the marks leave them out.
+ */
+static void context_switches(unsigned long n)
+{
+	int cpus[MAX_CPUS], there[2], back[2];
+	unsigned long i;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(there) || pipe(back))
+		die("pipe");
+	if (!getenv("WORK_CPU") && online_cpus(cpus, MAX_CPUS) > 0)
+		pin(cpus[0]);
+	pid = fork();		/* the child inherits the pinning */
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		for (i = 0; i < n + SWITCH_WARMUP; i++)
+			if (read(there[0], &c, 1) != 1 || write(back[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < n + SWITCH_WARMUP; i++) {
+		if (i == SWITCH_WARMUP)
+			mark_begin();
+		if (write(there[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
+			die("switch");
+	}
+	mark_end();
+	waitpid(pid, NULL, 0);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: work loop N | store-pages N | load-pages N | "
-		"kload-pages N | sleep SECONDS | munmap N | pingpong N | all-cpus N\n");
+		"kload-pages N | sleep SECONDS | munmap N | pingpong N | all-cpus N | "
+		"switch N\n");
 	exit(2);
 }
 
@@ -279,6 +344,9 @@ int main(int argc, char **argv)
 	/* WORK_CPU=n: run on CPU n only (for experiments) */
 	if (getenv("WORK_CPU"))
 		pin(atoi(getenv("WORK_CPU")));
+	marks_inside = !strcmp(argv[1], "switch");
+	if (!marks_inside)
+		mark_begin();
 	if (!strcmp(argv[1], "loop")) {
 		do_loop(arg_count(argv[2]) ?: 1);
 	} else if (!strcmp(argv[1], "store-pages")) {
@@ -297,8 +365,12 @@ int main(int argc, char **argv)
 		n = online_cpus(cpus, MAX_CPUS);
 		join_workers(w, start_workers(w, page_loader, arg_count(argv[2]),
 					      cpus, n));
+	} else if (!strcmp(argv[1], "switch")) {
+		context_switches(arg_count(argv[2]));
 	} else {
 		usage();
 	}
+	if (!marks_inside)
+		mark_end();
 	return 0;
 }

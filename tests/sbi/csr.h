@@ -82,6 +82,12 @@
 	__asm__ __volatile__("csrc " csr_str(csr) ", %0"		\
 			     : : "rK"(__v) : "memory"); })
 
+#define csr_swap(csr, val) ({						\
+	unsigned long __v = (unsigned long)(val);			\
+	__asm__ __volatile__("csrrw %0, " csr_str(csr) ", %1"		\
+			     : "=r"(__v) : "rK"(__v) : "memory");	\
+	__v; })
+
 static inline unsigned long rdtime(void)
 {
 	return csr_read(CSR_TIME);

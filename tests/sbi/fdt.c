@@ -20,6 +20,8 @@ struct node {
 	const uint8_t *reg;
 	uint32_t reg_len;
 	const char *device_type, *status, *isa;
+	bool imsic, aplic, serial;		/* compatible / name */
+	uint32_t phandle, msi_parent, ie_irq, irq, guest_bits, num_sources;
 };
 
 struct walker {
@@ -142,6 +144,44 @@ static void close_regs(struct walker *w, const struct node *n,
 	}
 }
 
+static void close_aia(struct walker *w, const struct node *n, const struct node *parent)
+{
+	struct fdt_info *info = w->info;
+	struct aia_node *a;
+	uint32_t entry = (parent->addr_cells + parent->size_cells) * 4, at;
+
+	if (info->naia == FDT_MAX_AIA || !n->reg || !entry)
+		return;
+	a = &info->aia[info->naia++];
+	a->imsic = n->imsic;
+	a->enabled = enabled(n);
+	a->phandle = n->phandle;
+	a->msi_parent = n->msi_parent;
+	a->msi = !n->imsic && n->msi_parent;
+	a->irq = n->ie_irq;
+	a->guest_bits = n->guest_bits;
+	a->num_sources = n->num_sources;
+	for (at = 0; at + entry <= n->reg_len && a->nregs < FDT_MAX_AIA_REGS; at += entry) {
+		a->regs[a->nregs].base = read_cells(n->reg + at, parent->addr_cells);
+		a->regs[a->nregs].size = read_cells(n->reg + at + parent->addr_cells * 4,
+						    parent->size_cells);
+		a->nregs++;
+	}
+}
+
+/* After the walk: an MSI-mode APLIC is at its msi-parent IMSIC's level. */
+static void classify_aia(struct fdt_info *info)
+{
+	for (unsigned int i = 0; i < info->naia; i++) {
+		struct aia_node *a = &info->aia[i];
+
+		a->mlevel = a->irq == 11;
+		for (unsigned int j = 0; a->msi && j < info->naia; j++)
+			if (info->aia[j].imsic && info->aia[j].phandle == a->msi_parent)
+				a->mlevel = info->aia[j].irq == 11;
+	}
+}
+
 static void close_node(struct walker *w)
 {
 	const struct node *n = &w->stack[w->depth];
@@ -154,6 +194,28 @@ static void close_node(struct walker *w)
 		close_regs(w, n, parent, true);
 	else if (w->depth == 2 && !strcmp(parent->name, "reserved-memory"))
 		close_regs(w, n, parent, false);
+	else if (n->imsic || n->aplic)
+		close_aia(w, n, parent);
+	else if (n->serial && n->irq && !w->info->uart_irq && n->reg &&
+		 n->reg_len >= parent->addr_cells * 4) {
+		w->info->uart_base = read_cells(n->reg, parent->addr_cells);
+		w->info->uart_irq = n->irq;
+	}
+}
+
+/* Does a compatible string list hold this string? */
+static bool compat_has(const uint8_t *val, uint32_t len, const char *want)
+{
+	uint32_t at = 0, n = strlen(want);
+
+	while (at + n < len) {
+		if (!strcmp((const char *)val + at, want))
+			return true;
+		while (at < len && val[at])
+			at++;
+		at++;
+	}
+	return false;
 }
 
 /* QEMU 7.2 pads the property with a zero triple and two stray cells:
@@ -195,6 +257,22 @@ static void take_prop(struct walker *w, const char *name,
 		n->isa = str;
 	else if (!strcmp(name, "riscv,event-to-mhpmcounters"))
 		take_pmu_rows(w->info, val, len);
+	else if (!strcmp(name, "compatible") && str) {
+		n->imsic = compat_has(val, len, "riscv,imsics");
+		n->aplic = compat_has(val, len, "riscv,aplic");
+		n->serial = compat_has(val, len, "ns16550a");
+	} else if (!strcmp(name, "phandle") && len == 4)
+		n->phandle = be32(val);
+	else if (!strcmp(name, "msi-parent") && len >= 4)
+		n->msi_parent = be32(val);
+	else if (!strcmp(name, "interrupts-extended") && len >= 8)
+		n->ie_irq = be32(val + 4);
+	else if (!strcmp(name, "interrupts") && len >= 4)
+		n->irq = be32(val);
+	else if (!strcmp(name, "riscv,guest-index-bits") && len == 4)
+		n->guest_bits = be32(val);
+	else if (!strcmp(name, "riscv,num-sources") && len == 4)
+		n->num_sources = be32(val) < 1024 ? be32(val) : 1023;
 	else if (w->depth == 1 && !strcmp(n->name, "cpus") &&
 		 !strcmp(name, "timebase-frequency") && (len == 4 || len == 8))
 		w->info->timebase = read_cells(val, len / 4);
@@ -322,5 +400,8 @@ int fdt_parse(const void *fdt, struct fdt_info *info)
 	w.depth = -1;
 	w.info = info;
 	read_memrsv(blob, off_rsv, total, info);
-	return walk(&w);
+	if (walk(&w))
+		return -1;
+	classify_aia(info);
+	return 0;
 }

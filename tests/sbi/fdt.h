@@ -20,6 +20,24 @@ struct mem_range {
 	uint64_t base, size;
 };
 
+#define FDT_MAX_AIA	8
+#define FDT_MAX_AIA_REGS 4
+
+/* An AIA node: an IMSIC ("riscv,imsics") or an APLIC domain ("riscv,aplic"). */
+struct aia_node {
+	bool imsic;			/* else an APLIC domain */
+	bool mlevel;			/* its harts' IRQ 11 (an MSI-mode APLIC: its
+					 * msi-parent's); else S-level (IRQ 9) */
+	bool msi;			/* an APLIC with msi-parent */
+	bool enabled;			/* status absent or okay */
+	unsigned int nregs;
+	struct mem_range regs[FDT_MAX_AIA_REGS];
+	uint32_t phandle, msi_parent;
+	uint32_t irq;			/* interrupts-extended's first IRQ */
+	uint32_t guest_bits;		/* IMSIC: riscv,guest-index-bits */
+	uint32_t num_sources;		/* APLIC: riscv,num-sources */
+};
+
 struct fdt_info {
 	unsigned int ncpus;			/* enabled /cpus/cpu@N nodes */
 	unsigned long hartids[FDT_MAX_CPUS];
@@ -39,6 +57,10 @@ struct fdt_info {
 	const char *bootargs;			/* /chosen bootargs, or "" */
 	const char *cpu_isa;			/* the first cpu's riscv,isa, or
 						 * NULL */
+	unsigned int naia;			/* AIA nodes, in tree order */
+	struct aia_node aia[FDT_MAX_AIA];
+	uint64_t uart_base;			/* the first serial node with */
+	uint32_t uart_irq;			/* interrupts (its first cell), or 0 */
 };
 
 /* Returns 0, or a negative number for a blob it cannot read. */

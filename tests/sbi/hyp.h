@@ -15,6 +15,11 @@
 #define CSR_HSTATUS	0x600
 #define CSR_HEDELEG	0x602
 #define CSR_HIDELEG	0x603
+#define CSR_HTIMEDELTA	0x605
+#define CSR_HVIEN	0x608
+#define CSR_HCOUNTEREN	0x606
+#define CSR_SCOUNTEREN	0x106
+#define COUNTEREN_TM	(1UL << 1)
 #define CSR_HTVAL	0x643
 #define CSR_HVIP	0x645
 #define CSR_HTINST	0x64a
@@ -62,6 +67,7 @@ extern char guest_load[], guest_store[];
 extern char guest_ebreak[], guest_wait[];
 extern char guest_to_vu[], guest_vu_illegal[];
 extern char guest_vs_vector[];
+extern char guest_time[], guest_to_vu_time[], guest_vu_time[];
 void hyp_sfence_gvma(void);
 #endif
 #endif

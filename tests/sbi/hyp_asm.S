@@ -154,6 +154,26 @@ guest_vu_illegal:
 	csrr	a1, CSR_MHARTID
 	j	guest_vu_illegal
 
+/* The guest's time: its value in a1, back to HS-mode by an ecall (from
+ * VS: cause 10; from VU: cause 8). */
+	.globl	guest_time
+guest_time:
+	csrr	a1, CSR_TIME
+	ecall
+	j	guest_time
+
+	.globl	guest_to_vu_time, guest_vu_time
+guest_to_vu_time:
+	la	t0, guest_vu_time
+	csrw	CSR_SEPC, t0		/* vsepc */
+	li	t0, SSTATUS_SPP
+	csrc	CSR_SSTATUS, t0		/* vsstatus */
+	sret
+guest_vu_time:
+	csrr	a1, CSR_TIME
+	ecall
+	j	guest_vu_time
+
 /* The guest's own vector (vstvec): what VS-mode saw, to HS-mode in
  * a1-a4 through an ecall. */
 	.align	2

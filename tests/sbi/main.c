@@ -75,6 +75,7 @@ static void run_all(void)
 	test_legacy();
 	test_time();
 	test_protect();
+	test_aia(this_hartid());
 	test_dbcn();
 	test_ipi_self();
 	test_hsm_before_start();
@@ -85,6 +86,7 @@ static void run_all(void)
 	test_hsm_suspend();
 	test_hsm_stop_start();
 	test_hsm_start_while_stopping();
+	test_hsm_fences_across_restart();
 	test_dbtr();
 	test_srst_invalid();
 	test_sse_basic();
@@ -138,6 +140,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 	/* "probe": probe_extension against the banner (run.sh's probe runs) */
 	if (boot_arg(machine.bootargs, "probe")) {
 		test_probe();
+		finish();
+	}
+	/* "aia": the AIA checks alone (run.sh's setipnum quirk-off run) */
+	if (boot_arg(machine.bootargs, "aia")) {
+		test_aia(hartid);
 		finish();
 	}
 	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */

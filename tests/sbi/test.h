@@ -89,6 +89,7 @@ void test_rfence(void);
 void test_hsm_suspend(void);
 void test_hsm_stop_start(void);
 void test_hsm_start_while_stopping(void);
+void test_hsm_fences_across_restart(void);
 void test_srst_invalid(void);
 void test_hyp(void);
 void test_dbtr(void);
@@ -106,6 +107,8 @@ void __attribute__((noreturn)) srst_mode(const char *arg);
 void test_sse(void);
 void test_sse_basic(void);
 void test_probe(void);
+/* AIA (test_aia.c): only on a tree with APLIC/IMSIC nodes. */
+void test_aia(unsigned long hartid);
 
 /* Shared by the TIME and legacy tests. */
 void check_timer_irq(const char *ext, struct sbiret (*arm)(uint64_t));

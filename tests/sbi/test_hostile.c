@@ -8,8 +8,10 @@
  *               a0/a1 must come back (Tally once put the boot stack of
  *               hart 31 - s on the block of hart s's trap frame).
  *  isolation    loads, stores and fetches into the firmware region (every
- *               4 KiB, so every hart's 8 KiB stack block) and into the
+ *               4 KiB, so every hart's 8 KiB stack block), into the
  *               CLINT (every msip, every mtimecmp, mtime, every 4 KiB)
+ *               and, with AIA, into every 4 KiB of the M-level APLIC
+ *               domain and of the IMSIC's M-files (every hart's file)
  *               fault with an access fault, on every hart, also on harts
  *               started long after boot and restarted through HSM.
  *  storm        every hart makes random SBI calls (every extension, random
@@ -328,12 +330,22 @@ static struct sbiret isolation_probe(unsigned long a0, unsigned long a1,
 	}
 	probe(me, CLINT_BASE + 0xbff8);				/* mtime */
 	probe(me, CLINT_BASE + 0xbffc);
+	/* AIA: the M-level APLIC domains and IMSIC M-files (whatever the
+	 * tree S-mode got says of them: the firmware marks them disabled) */
+	for (i = 0; i < machine.naia; i++)
+		for (unsigned int r = 0; machine.aia[i].mlevel && r < machine.aia[i].nregs; r++)
+			for (a = 0; a < machine.aia[i].regs[r].size; a += 4096)
+				probe(me, machine.aia[i].regs[r].base + a);
 	return (struct sbiret){ 0, me->iso_bad };
 }
 
 static void isolation(const char *when)
 {
-	unsigned long id;
+	unsigned long id, aia_pages = 0;
+
+	for (unsigned int i = 0; i < machine.naia; i++)
+		for (unsigned int r = 0; machine.aia[i].mlevel && r < machine.aia[i].nregs; r++)
+			aia_pages += (machine.aia[i].regs[r].size + 4095) / 4096;
 
 	for (id = 0; id < MAX_HARTS; id++) {
 		struct sbiret r;
@@ -343,8 +355,9 @@ static void isolation(const char *when)
 		r = run_on(id, isolation_probe, 0, 0, 0, 20000);
 		check(!r.error && !hh[id].iso_bad && hh[id].iso_ok, "isolation",
 		      sfmt("hart %lu (%s): %lu S-mode loads/stores/fetches into the "
-			   "firmware, its stacks and the CLINT all fault", id, when,
-			   hh[id].iso_ok),
+			   "firmware, its stacks, the CLINT%s all fault", id, when,
+			   hh[id].iso_ok, aia_pages ? sfmt(" and %lu pages of the M-level APLIC "
+							   "and IMSIC", aia_pages) : ""),
 		      r.error ? ret_str(r) : sfmt("%lu did not fault as they should, "
 						 "first: %s", hh[id].iso_bad,
 						 hh[id].iso_first));

@@ -5,6 +5,13 @@
 #include "test.h"
 
 #define WAKE_MS		150	/* suspend: timer armed this far ahead */
+/*
+ * The state checks of a suspend: the timer is the safety net, an IPI from
+ * the boot hart wakes the hart once it has seen it SUSPENDED.  (Woken by
+ * a 150 ms timer, a hart on a loaded host could suspend and wake while the
+ * boot hart's vCPU did not run at all: SUSPENDED never seen.)
+ */
+#define SAFETY_MS	20000
 
 static const char *state_name(unsigned long state)
 {
@@ -240,6 +247,94 @@ void test_hsm_start_while_stopping(void)
 	}
 }
 
+/*
+ * Remote fences to a hart that is stopped and started under them: every
+ * call must come back on its own.  A caller that saw the target STARTED
+ * may raise its request while the target is inside hart_stop, or already
+ * on its way back in (two callers contend for the target's mailbox, so
+ * one of them waits through the stop), and hart_start comes at once; a
+ * start that cleared the target's pending machine IPI without serving
+ * the request behind it left that caller spinning until some other IPI
+ * reached the target (here: never).
+ */
+#define RESTART_ROUNDS	200
+
+static volatile bool fence_storm_stop;
+
+static struct sbiret fence_storm(unsigned long target, unsigned long b,
+				 unsigned long c)
+{
+	unsigned long calls = 0;
+	struct sbiret r = { 0, 0 };
+
+	(void)b;
+	(void)c;
+	while (!fence_storm_stop && !r.error) {
+		r = sbi_ecall(SBI_EXT_RFENCE, 1 /* REMOTE_SFENCE_VMA */, 1UL << target,
+			      0, 0, 0, 0, 0);
+		calls++;
+	}
+	r.value = calls;
+	return r;
+}
+
+void test_hsm_fences_across_restart(void)
+{
+	unsigned long target = -1UL, fencers[MAX_HARTS];
+	unsigned int i, nf = 0, round, stuck = 0;
+	struct sbiret r = { 0, 0 };
+
+	for (i = 0; i < nr_secondaries; i++) {
+		if (!harts[secondaries[i]].running)
+			continue;
+		if (target == -1UL)
+			target = secondaries[i];
+		else
+			fencers[nf++] = secondaries[i];
+	}
+	if (nf < 2) {
+		skip("hsm", "remote fences to a hart stopped and started under them",
+		     "needs three running secondaries");
+		return;
+	}
+	fence_storm_stop = false;
+	mb();
+	for (i = 0; i < nf; i++)
+		hart_post(fencers[i], CMD_CALL, (unsigned long)fence_storm, target, 0, 0);
+	for (round = 0; round < RESTART_ROUNDS; round++) {
+		unsigned long old = harts[target].entries, opaque = next_opaque(target);
+
+		/* hart_start at once, as Linux may: it waits out STOP_PENDING */
+		hart_post(target, CMD_STOP, 0, 0, 0, 0);
+		WAIT_UNTIL((r = sbi_hart_start(target, (unsigned long)secondary_entry, opaque),
+			    r.error != SBI_ERR_ALREADY_AVAILABLE), 20000);
+		harts[target].running = !r.error && wait_entry(target, old, 1000);
+		if (!harts[target].running)
+			break;
+	}
+	fence_storm_stop = true;
+	mb();
+	for (i = 0; i < nf; i++) {
+		struct sbiret f = hart_result(fencers[i], 500);
+
+		if (f.error != ERR_NO_ANSWER)
+			continue;
+		/* its request is pending at the target: an IPI makes it serve it */
+		stuck++;
+		send_ipi_to(target);
+		if (hart_result(fencers[i], 1000).error == ERR_NO_ANSWER)
+			lose(fencers[i], "stuck in remote_sfence_vma");
+	}
+	check(round == RESTART_ROUNDS, "hsm",
+	      sfmt("hart %lu stopped and started %u times under remote fences", target,
+		   RESTART_ROUNDS), sfmt("round %u: %s", round + 1, ret_str(r)));
+	check(!stuck, "hsm",
+	      sfmt("remote_sfence_vma to hart %lu while it is stopped and started: every "
+		   "call returns without another IPI to it", target),
+	      sfmt("%u of %u callers waited until the target got an S-mode IPI: their "
+		   "request was left pending at its start", stuck, nf));
+}
+
 /* ---- hart_suspend, all on one secondary hart ---- */
 
 static struct sbiret suspend_on(unsigned long id, unsigned long type,
@@ -260,20 +355,21 @@ static void check_retentive(unsigned long id, unsigned long type)
 {
 	struct sbiret r;
 
-	hart_post(id, CMD_SUSPEND, type, 0, 0, ms_to_ticks(WAKE_MS));
+	hart_post(id, CMD_SUSPEND, type, 0, 0, ms_to_ticks(SAFETY_MS));
 	expect_status(wait_status(id, SBI_HSM_SUSPENDED, WAKE_MS),
 		      SBI_HSM_SUSPENDED, id,
 		      sfmt("in retentive suspend (type %lx)", type));
+	send_ipi_to(id);
 	r = hart_result(id, 1000 + WAKE_MS);
 	expect_err(r, 0, "hsm", sfmt("hart_suspend(retentive, type %lx) on "
-				     "hart %lu returns 0 once the timer wakes "
+				     "hart %lu returns 0 once an IPI wakes "
 				     "it", type, id));
 	if (r.error == ERR_NO_ANSWER) {
 		lose(id, "did not wake from retentive suspend");
 		return;
 	}
-	info("hsm", "retentive suspend lasted %lu ticks (timer at %lu)",
-	     harts[id].ret_ticks, ms_to_ticks(WAKE_MS));
+	info("hsm", "retentive suspend lasted %lu ticks (woken by an IPI)",
+	     harts[id].ret_ticks);
 	expect_status(wait_status(id, SBI_HSM_STARTED, 100), SBI_HSM_STARTED,
 		      id, "after retentive suspend");
 }
@@ -286,10 +382,11 @@ static void check_non_retentive(unsigned long id, unsigned long type)
 	struct sbiret r;
 
 	hart_post(id, CMD_SUSPEND, type, (unsigned long)secondary_entry,
-		  opaque, ms_to_ticks(WAKE_MS));
+		  opaque, ms_to_ticks(SAFETY_MS));
 	expect_status(wait_status(id, SBI_HSM_SUSPENDED, WAKE_MS),
 		      SBI_HSM_SUSPENDED, id,
 		      sfmt("in non-retentive suspend (type %lx)", type));
+	send_ipi_to(id);
 	resumed = wait_entry(id, old, 1000 + WAKE_MS);
 	r = hart_result(id, 10);
 	check(resumed && r.error == ERR_REENTERED, "hsm",

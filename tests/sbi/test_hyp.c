@@ -13,6 +13,7 @@
 #include "hart.h"
 #include "hyp.h"
 #include "test.h"
+#include "test_pmu.h"
 
 #define GUEST_A0	0x600dcafeUL
 #define JUNK		0x5a5a5a5a5a5a5a5aUL	/* preset: a CSR the trap must write */
@@ -21,6 +22,7 @@
 #define ACCESS_FAULT_ADDR	0x8UL
 
 #define EXC_BREAKPOINT		3
+#define EXC_U_ECALL		8
 #define EXC_VS_ECALL		10
 #define EXC_FETCH_GUEST_PF	20
 #define EXC_LOAD_GUEST_PF	21
@@ -263,6 +265,146 @@ static void check_vs_interrupt(void)
 		   run.ga[1], run.ga[2]));
 }
 
+/*
+ * Tally's firmware event 257 (traps into M-mode other than ecalls) on this
+ * hart's last counter (a firmware counter), started from 0; false if the
+ * firmware has no such event.
+ */
+static bool m_traps_start(unsigned long *idx)
+{
+	struct sbiret r = pmu_num_counters();
+
+	if (r.error || !r.value)
+		return false;
+	*idx = r.value - 1;
+	r = pmu_config(*idx, 1, CFG_SKIP_MATCH | CFG_CLEAR_VALUE | CFG_AUTO_START,
+		       0xF0000UL | FW_TALLY_TRAPS, 0);
+	return !r.error;
+}
+
+static unsigned long m_traps_end(unsigned long idx)
+{
+	unsigned long n = pmu_fw_read(idx).value;
+
+	pmu_stop(idx, 1, STOP_RESET);
+	return n;
+}
+
+/* The guest reads time at entry; true if it came back by an ecall from
+ * V=1 (so VU is not U) with a1 = the host's time + delta, read between two
+ * reads of the host's. */
+static bool guest_time_is(const void *entry, unsigned long ecall_cause,
+			  unsigned long delta, unsigned long *seen)
+{
+	unsigned long before = rdtime(), after;
+	bool reached = guest_trap(entry, 0, 0, false);
+
+	after = rdtime();
+	*seen = run.ga[1] - delta;	/* modulo 2^64, as the hart adds */
+	return reached && run.scause == ecall_cause && (run.hstatus & HSTATUS_SPV) &&
+	       before <= *seen && *seen <= after;
+}
+
+/*
+ * The guest's time (privileged spec, H chapter): a read from VS/VU-mode
+ * gives time + htimedelta; hcounteren.TM clear makes it a
+ * virtual-instruction exception from VS and VU, scounteren.TM clear from
+ * VU.  On QEMU virt the hart does all of it; on spike and sifive_u the
+ * hart has no time CSR and the firmware emulates the read (the run says
+ * how many traps M-mode took: tests/sbi/run.sh requires some on spike).
+ */
+static void check_guest_time(void)
+{
+	static const struct {
+		unsigned long delta;
+		const char *name;
+	} deltas[] = {
+		{ 1UL << 40, "2^40" },
+		{ -(1UL << 20), "-2^20 (the sum wraps)" },
+	};
+	unsigned long hcounteren = csr_read(CSR_HCOUNTEREN);
+	unsigned long scounteren = csr_read(CSR_SCOUNTEREN);
+	unsigned long seen, idx = 0;
+	bool counting = m_traps_start(&idx);
+	struct want w = { .cause = EXC_VIRTUAL_INSN, .sepc = (unsigned long)guest_time,
+			  .stval = insn_at(guest_time), .stval_may_be_0 = true,
+			  .prv = 1 };
+	unsigned int i;
+
+	csr_write(CSR_HCOUNTEREN, COUNTEREN_TM);
+	csr_write(CSR_SCOUNTEREN, scounteren | COUNTEREN_TM);
+	for (i = 0; i < sizeof(deltas) / sizeof(deltas[0]); i++) {
+		csr_write(CSR_HTIMEDELTA, deltas[i].delta);
+		check(guest_time_is(guest_time, EXC_VS_ECALL, deltas[i].delta, &seen), "hyp",
+		      sfmt("time read from VS with htimedelta %s: the host's time + "
+			   "htimedelta", deltas[i].name),
+		      sfmt("scause=%lx hstatus=%lx, guest read %lx, minus htimedelta %lx",
+			   run.scause, run.hstatus, run.ga[1], seen));
+	}
+	check(guest_time_is(guest_to_vu_time, EXC_U_ECALL, deltas[1].delta, &seen), "hyp",
+	      "time read from VU (hcounteren.TM, scounteren.TM): time + htimedelta",
+	      sfmt("scause=%lx hstatus=%lx, guest read %lx", run.scause, run.hstatus,
+		   run.ga[1]));
+
+	csr_write(CSR_HCOUNTEREN, 0);
+	check_hs_trap("time read from VS with hcounteren.TM clear",
+		      guest_trap(guest_time, 0, 0, false), &w);
+	w.prv = 0;
+	w.sepc = (unsigned long)guest_vu_time;
+	w.stval = insn_at(guest_vu_time);
+	check_hs_trap("time read from VU with hcounteren.TM clear",
+		      guest_trap(guest_to_vu_time, 0, 0, false), &w);
+	csr_write(CSR_HCOUNTEREN, COUNTEREN_TM);
+	csr_write(CSR_SCOUNTEREN, scounteren & ~COUNTEREN_TM);
+	check_hs_trap("time read from VU with scounteren.TM clear",
+		      guest_trap(guest_to_vu_time, 0, 0, false), &w);
+
+	csr_write(CSR_HTIMEDELTA, 0);
+	csr_write(CSR_HCOUNTEREN, hcounteren);
+	csr_write(CSR_SCOUNTEREN, scounteren);
+	if (counting) {
+		unsigned long traps = m_traps_end(idx);
+
+		info("hyp", "time CSR emulated by the firmware: %s (%lu traps into "
+		     "M-mode during the guest time checks, firmware event 257)",
+		     traps ? "yes" : "no", traps);
+	}
+}
+
+/*
+ * AIA's VS-level virtual interrupts (hvien, hvip bits 13-63), through which
+ * KVM injects a guest's counter-overflow interrupt (LCOFI, 13): whether
+ * this hart takes them.  QEMU 7.2 does not (hvien is read-zero, hvip bit
+ * 13 not writable), which is where sbi_pmu_test's overflow subtest loses
+ * its interrupt (docs/kvm.md).  Reported, not checked: it is the hart's.
+ */
+static void report_aia_virtual_lcofi(void)
+{
+	const unsigned long lcofi = 1UL << 13;
+	struct hart *h = this_hart();
+	unsigned long hvien = 0, hvip;
+
+	h->trap_cause = 0;
+	h->trap_armed = true;
+	mb();
+	__asm__ __volatile__("csrr %0, " csr_str(CSR_HVIEN) : "+r"(hvien) : : "memory");
+	mb();
+	h->trap_armed = false;
+	if (h->trap_cause) {
+		info("hyp", "no hvien CSR (no Ssaia): no AIA virtual interrupts");
+		return;
+	}
+	csr_write(CSR_HVIEN, hvien | lcofi);
+	csr_set(CSR_HVIP, lcofi);
+	hvip = csr_read(CSR_HVIP);
+	info("hyp", "AIA virtual LCOFI: hvien bit 13 %s, hvip bit 13 %s (KVM injects a "
+	     "guest's counter overflow through them)",
+	     csr_read(CSR_HVIEN) & lcofi ? "writable" : "reads 0 after a write",
+	     hvip & lcofi ? "writable" : "reads 0 after a write");
+	csr_clear(CSR_HVIP, lcofi);
+	csr_write(CSR_HVIEN, hvien);
+}
+
 /* On a secondary hart (CMD_CALL): its firmware set-up (at hart_start)
  * delegates a VS ecall too.  value: scause, error: 0 if SPV was set. */
 static struct sbiret secondary_vs_ecall(unsigned long a, unsigned long b, unsigned long c)
@@ -320,6 +462,8 @@ void test_hyp(void)
 	check_vs_delegation("illegal instruction", EXC_ILLEGAL_INSN, guest_illegal, true);
 	check_vs_delegation("ebreak", EXC_BREAKPOINT, guest_ebreak, false);
 	check_vs_interrupt();
+	check_guest_time();
+	report_aia_virtual_lcofi();
 	check_secondaries();
 	csr_write(CSR_VSTVEC, 0);
 	csr_write(CSR_HSTATUS, hstatus);

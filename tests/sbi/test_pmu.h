@@ -82,12 +82,16 @@ struct pmu_state {
 	bool tally;		/* impl id is Tally: its optional parts are
 				 * required, not skipped */
 	bool sscofpmf;		/* every cpu's riscv,isa names it */
+	bool strict_filters;	/* bootargs "strict-filters": a Tally built
+				 * with PMU_STRICT_FILTERS=1 */
 	unsigned long spec;	/* SBI spec version (major << 24 | minor) */
 	unsigned long num;	/* num_counters */
 	uint64_t hw, fw;	/* valid hardware / firmware logical counters */
 	unsigned long info[MAX_COUNTERS];	/* counter_info of valid ones */
 	uint64_t hw_prog;	/* hardware counters 3..31 (programmable) */
 	unsigned long first_fw;	/* lowest firmware counter, or -1 */
+	bool strict;		/* bootargs "strict": the firmware was built
+				 * LINUX_COMPAT=0 (no Linux bug absorbed) */
 };
 
 extern struct pmu_state pmu;

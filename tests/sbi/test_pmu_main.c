@@ -46,6 +46,8 @@ void test_pmu(void)
 	long probe = sbi_probe(SBI_EXT_PMU);
 
 	pmu.sscofpmf = machine.cpu_has_sscofpmf;
+	pmu.strict = boot_arg(machine.bootargs, "strict") != NULL;
+	pmu.strict_filters = boot_arg(machine.bootargs, "strict-filters") != NULL;
 	info("pmu", "Sscofpmf in riscv,isa: %s; DT event map rows: %u",
 	     pmu.sscofpmf ? "yes" : "no", machine.npmu_rows);
 	if (!machine.npmu_rows)

@@ -317,6 +317,38 @@ out:
  * that index: INVALID_PARAM, nothing started, the page not read, and a
  * firmware counter running beside it undisturbed.
  */
+/*
+ * Linux 6.10+'s overflow restart, counter_start(XLEN * XLEN, used,
+ * INIT_SNAPSHOT), which Tally reads as base 0 unless built strict
+ * (lib/pmu/pmu_linux_compat.c).  Counter c is stopped and configured.
+ */
+#define RESTART_BASE	((unsigned long)__riscv_xlen * __riscv_xlen)
+
+static void linux_restart_compat(unsigned long c)
+{
+	uint64_t a;
+
+	expect_err(pmu_start(RESTART_BASE, 1UL << c, START_SET_INIT_VALUE, 0),
+		   SBI_ERR_INVALID_PARAM, "pmu", "Linux compat: base XLEN*XLEN "
+		   "with SET_INIT_VALUE (not the signature): INVALID_PARAM");
+	expect_err(pmu_start(RESTART_BASE, (1UL << c) | 2, START_INIT_SNAPSHOT, 0),
+		   SBI_ERR_INVALID_PARAM, "pmu", "Linux compat: base XLEN*XLEN "
+		   "naming counter 1 (not the signature): INVALID_PARAM");
+	expect_err(pmu_start(RESTART_BASE, 1UL << c, START_INIT_SNAPSHOT, 0),
+		   0, "pmu", "Linux compat: Linux 6.10+'s restart "
+		   "counter_start(XLEN*XLEN, used, INIT_SNAPSHOT) returns 0 "
+		   "(read as base 0)");
+	a = pmu_read_hw64(c);
+	/* the counter follows the host clock without -icount: see below */
+	check(a >= PATTERN && a - PATTERN < 0x40000000, "pmu",
+	      "... started from counter_values[c] of the page",
+	      sfmt("counter %llx", (unsigned long long)a));
+	expect_err(pmu_start(RESTART_BASE, 1UL << c, START_INIT_SNAPSHOT, 0),
+		   SBI_ERR_INVALID_PARAM, "pmu", "Linux compat: the same call "
+		   "on the running counter: INVALID_PARAM");
+	pmu_stop(c, 1, 0);
+}
+
 static void snapshot_linux612(void)
 {
 	const unsigned long guest = CFG_SET_VSINH | CFG_SET_VUINH;
@@ -346,10 +378,14 @@ static void snapshot_linux612(void)
 	      sfmt("%s, values[%lu] = %llx", ret_str(r), c,
 		   (unsigned long long)a));
 	snap_fill();
+	if (!pmu.strict) {
+		linux_restart_compat(c);
+		goto out;
+	}
 	fw0 = pmu_fw_read(f).value;
-	expect_err(pmu_start(64 * 64, 1UL << c, START_INIT_SNAPSHOT, 0),
+	expect_err(pmu_start(RESTART_BASE, 1UL << c, START_INIT_SNAPSHOT, 0),
 		   SBI_ERR_INVALID_PARAM, "pmu",
-		   "Linux 6.12 restart: counter_start(4096, used, "
+		   "strict: Linux 6.12 restart: counter_start(XLEN*XLEN, used, "
 		   "INIT_SNAPSHOT) returns INVALID_PARAM");
 	expect_err(pmu_start(64, 1, START_INIT_SNAPSHOT, 0),
 		   SBI_ERR_INVALID_PARAM, "pmu",
@@ -382,6 +418,106 @@ out:
 	pmu_release_all();
 }
 
+/* ---- CPU hotplug: the page of a hart that stopped and came back --------- */
+
+static volatile uint64_t hp_page[SNAP_WORDS] __attribute__((aligned(PAGE)));
+
+/* On the secondary: what Linux does when the CPU goes offline/online. */
+static struct sbiret hp_set_page(unsigned long disable, unsigned long b,
+				 unsigned long c)
+{
+	struct sbiret r = pmu_set_shmem((unsigned long)hp_page, 0, 0);
+
+	(void)b, (void)c;
+	if (!r.error && disable)
+		r = pmu_set_shmem(-1UL, -1UL, 0);
+	return r;
+}
+
+/* On the secondary: a refused snapshot_set_shmem (misaligned). */
+static struct sbiret hp_forget(unsigned long a, unsigned long b, unsigned long c)
+{
+	(void)a, (void)b, (void)c;
+	return pmu_set_shmem((unsigned long)hp_page + 8, 0, 0);
+}
+
+/* On the secondary: a cycles counter stopped with TAKE_SNAPSHOT. */
+static struct sbiret hp_take_snapshot(unsigned long a, unsigned long b,
+				      unsigned long c)
+{
+	struct sbiret r = pmu_config(0, pmu.hw, 0, EV_HW_CYCLES, 0);
+	unsigned long idx = r.value;
+
+	(void)a, (void)b, (void)c;
+	if (r.error)
+		return r;
+	hp_page[1] = PATTERN;
+	mb();
+	pmu_start(idx, 1, START_SET_INIT_VALUE, 0x1000);
+	r = pmu_stop(idx, 1, STOP_TAKE_SNAPSHOT);
+	mb();
+	if (!r.error)
+		r.value = hp_page[1] != PATTERN && hp_page[1] >= 0x1000;
+	pmu_stop(idx, 1, STOP_RESET);
+	return r;
+}
+
+static bool hp_restart(unsigned long id)
+{
+	struct sbiret r;
+	bool entered;
+
+	hart_post(id, CMD_STOP, 0, 0, 0, 0);
+	r = wait_status(id, SBI_HSM_STOPPED, 1000);
+	harts[id].running = false;
+	if (r.error || r.value != SBI_HSM_STOPPED)
+		return false;
+	start_secondary(id, next_opaque(id), &entered);
+	return entered;
+}
+
+/*
+ * Linux 6.10+ disables a CPU's page when the CPU goes offline and never
+ * sets it again when it comes back (pmu_linux_compat.c): Tally takes the
+ * page of before at the first TAKE_SNAPSHOT, unless built strict.  A
+ * disable that no HSM stop follows gets NO_SHMEM in both builds.
+ */
+static void snapshot_hotplug(void)
+{
+	unsigned long id = -1UL;
+	struct sbiret r;
+	unsigned int i;
+
+	for (i = 0; i < nr_secondaries && id == -1UL; i++)
+		if (harts[secondaries[i]].running)
+			id = secondaries[i];
+	if (id == -1UL) {
+		skip("pmu", "snapshot page across CPU hotplug", "no secondary running");
+		return;
+	}
+	r = hart_do(id, CMD_CALL, (unsigned long)hp_set_page, 1, 0, 0, 2000);
+	expect_err(r, 0, "pmu", sfmt("hart %lu: snapshot_set_shmem(page), then "
+				     "(-1, -1) (Linux CPU offline)", id));
+	r = hart_do(id, CMD_CALL, (unsigned long)hp_take_snapshot, 0, 0, 0, 2000);
+	expect_err(r, SBI_ERR_NO_SHMEM, "pmu", sfmt("hart %lu: disabled, no HSM "
+		   "stop: TAKE_SNAPSHOT returns NO_SHMEM", id));
+	if (!check(hp_restart(id), "pmu", sfmt("hart %lu stops and starts again "
+					       "(Linux CPU online)", id), ""))
+		return;
+	r = hart_do(id, CMD_CALL, (unsigned long)hp_take_snapshot, 0, 0, 0, 2000);
+	if (pmu.strict)
+		expect_err(r, SBI_ERR_NO_SHMEM, "pmu", sfmt("strict: hart %lu "
+			   "back without a new page: TAKE_SNAPSHOT returns "
+			   "NO_SHMEM", id));
+	else
+		check(!r.error && r.value == 1, "pmu", sfmt("Linux compat: hart "
+		      "%lu back without a new page: TAKE_SNAPSHOT writes the "
+		      "page of before", id), ret_str(r));
+	/* leave the secondary with no page and none parked: a refused set forgets */
+	hart_do(id, CMD_CALL, (unsigned long)hp_set_page, 1, 0, 0, 2000);
+	hart_do(id, CMD_CALL, (unsigned long)hp_forget, 0, 0, 0, 2000);
+}
+
 void test_pmu_snapshot(void)
 {
 	struct sbiret r;
@@ -411,6 +547,8 @@ void test_pmu_snapshot(void)
 	snapshot_hw();
 	if (pmu.fw && pmu.num <= 64)
 		snapshot_linux612();
+	if (pmu.tally && pmu.hw_prog)
+		snapshot_hotplug();
 	expect_err(pmu_set_shmem(-1UL, -1UL, 0), 0, "pmu",
 		   "snapshot_set_shmem(all-ones, all-ones) (disable) returns 0");
 	if (pmu.fw)

@@ -2,12 +2,17 @@
 /*
  * libFuzzer target for the N-Trace parser and decoder: arbitrary bytes must
  * never crash it nor make it read out of bounds (built with
- * -fsanitize=fuzzer,address,undefined).  The first byte picks the trace
- * controls; the code is a small program whose control flow only goes
- * forward, so that every walk ends.
+ * -fsanitize=fuzzer,address,undefined), and what it reports must hold
+ * together: a message lies inside the stream, a fault names a byte inside it
+ * and the message's number, a message the parser accepts encodes back to the
+ * same message, the mode detection agrees with itself.  The first byte picks
+ * the trace controls; the code is a small program whose control flow only
+ * goes forward, so that every walk ends.  The decoder runs lenient (counts
+ * wider than chapter 6 accepted up to 32 bits), the larger set of paths.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <tally/ntrace.h>
 
@@ -55,6 +60,42 @@ static void exec_cb(void *ctx, uint64_t addr, unsigned flags)
 	++*(uint64_t *)ctx;
 }
 
+/*
+ * A message the parser accepts encodes to bytes that parse to it again
+ * (shorter ones: the encoder writes minimal fields), unless a field is one
+ * the encoder refuses (an address wider than XLEN: the decoder wraps it).
+ */
+static void check_round_trip(const struct ntrace_config *cfg, const struct ntrace_msg *m)
+{
+	uint8_t bytes[NTRACE_MAX_MSG_BYTES];
+	struct ntrace_msg again;
+	int n = ntrace_msg_encode(cfg, m, bytes, sizeof(bytes));
+
+	if (n == NTRACE_E_FIELD)
+		return;
+	if (n <= 0 || ntrace_msg_parse(cfg, bytes, (size_t)n, &again) != NTRACE_OK)
+		abort();
+	if (again.tcode != m->tcode || again.src != m->src || again.icnt != m->icnt ||
+	    again.addr != m->addr || again.hist != m->hist || again.rdata != m->rdata ||
+	    again.hrepeat != m->hrepeat || again.bcnt != m->bcnt || again.sync != m->sync ||
+	    again.btype != m->btype || again.process != m->process ||
+	    again.has_tstamp != m->has_tstamp || again.tstamp != m->tstamp)
+		abort();
+}
+
+/* The mode detection: its counts and offsets agree with its answer. */
+static void check_mode(const struct ntrace_config *cfg, const uint8_t *b, size_t n)
+{
+	struct ntrace_mode_evidence ev;
+	int mode = ntrace_stream_mode(cfg, b, n, &ev);
+
+	if ((ev.hist_msgs && ev.first_hist >= n) || (ev.direct_msgs && ev.first_direct >= n))
+		abort();
+	if (mode != (ev.hist_msgs && ev.direct_msgs ? -1 : ev.hist_msgs ? NTRACE_INST_MODE_HTM :
+		     ev.direct_msgs ? NTRACE_INST_MODE_BTM : 0))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ntrace_decoder d;
@@ -78,9 +119,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.trTeInstEnAllJumps = (data[0] >> 7) & 1;
 	/* every message formats without overflowing the text buffer */
 	ntrace_parser_init(&p, &cfg, data + 1, size - 1);
-	for (int rc; (rc = ntrace_parse_next(&p, &m)) != NTRACE_END;)
+	for (int rc; (rc = ntrace_parse_next(&p, &m)) != NTRACE_END;) {
 		ntrace_msg_format(&cfg, &m, text, sizeof(text));	/* errors too */
+		if (p.msg_start + p.msg_len > size - 1 || p.pos > size - 1)
+			abort();
+		if (rc < 0 && (p.fault.err != rc || p.fault.offset >= size - 1 ||
+			       p.fault.msg != p.messages + p.errors))
+			abort();
+		if (rc == NTRACE_OK)
+			check_round_trip(&cfg, &m);
+	}
+	check_mode(&cfg, data + 1, size - 1);
 	ntrace_dec_init(&d, &cfg, lookup, exec_cb, NULL, &executed);
+	d.lenient = true;
 	ntrace_dec_buffer(&d, data + 1, size - 1);
+	if (d.errors && (d.fault.err >= 0 || (d.fault.msg && d.fault.offset >= size - 1)))
+		abort();
 	return 0;
 }

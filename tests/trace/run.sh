@@ -4,7 +4,9 @@
 # it; the decoded address sequence must equal the one QEMU executed,
 # instruction for instruction, in branch-trace (BTM) and history (HTM) modes,
 # with and without the optimisations; the count must agree with a separate
-# -icount run.  Then the profile, and a bounded libFuzzer run of the decoder.
+# -icount run.  Then the profile, and bounded libFuzzer runs of the stream
+# parser and decoder, the ELF loader and the side-file parser (fuzz.sh); the
+# tool as a user meets it (formats, errors, hostile files) in tool.sh.
 #
 # Usage: tests/trace/run.sh <build-dir>
 set -uo pipefail
@@ -20,6 +22,8 @@ pass() { echo "PASS: trace: $*"; }
 fail() { echo "FAIL: trace: $*"; failures=$((failures + 1)); }
 
 make -s -C "$root/tools" O="$out/host/tools" || { fail "tools build"; exit 1; }
+# the tool as a user meets it: the reference's streams, no side file, errors
+"$root/tests/trace/tool.sh" "$out" || failures=$((failures + 1))
 elf="$fw/fw_payload.elf"
 payload="$fw/test_payload.elf"	# the S-mode payload's own symbols
 [[ -f $elf ]] || { fail "no $elf (run make first)"; exit 1; }
@@ -241,22 +245,7 @@ else
 	fail "profile output incomplete ($work/profile.txt)"
 fi
 
-# 8. fuzz the decoder for a bounded number of runs
-if command -v clang-14 >/dev/null &&
-   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I"$root/include" "$root/tests/trace/fuzz_decoder.c" "$root"/lib/ntrace/*.c \
-	-o "$work/fuzz_decoder" 2>"$work/fuzz-build.log"; then
-	rm -rf "$work/fuzz-corpus"
-	mkdir -p "$work/fuzz-corpus"
-	cp "$root"/tests/trace/fuzz-seeds/* "$work/fuzz-corpus/"
-	if "$work/fuzz_decoder" -runs=30000 -max_len=512 -seed=1 \
-		-artifact_prefix="$work/fuzz-" "$work/fuzz-corpus" \
-		>"$work/fuzz.log" 2>&1; then
-		pass "libFuzzer: 30000 decoder runs, no crash, no out-of-bounds access"
-	else
-		fail "libFuzzer found a crash: $(grep -m1 ERROR "$work/fuzz.log")"
-	fi
-else
-	echo "SKIP: trace: clang-14 with -fsanitize=fuzzer not available"
-fi
+# 8. the libFuzzer targets, deterministic: the stream parser and decoder, the
+#    ELF loader (seeded with the malformed ELF cases), the side-file parser
+"$root/tests/trace/fuzz.sh" "$out" || failures=$((failures + 1))
 [[ $failures -eq 0 ]]

@@ -4,6 +4,7 @@
 #define TALLY_PMU_TEST_FIXTURE_H
 
 #include <tally/pmu.h>
+#include <tally/pmu_fw.h>
 #include "check.h"
 #include "sim.h"
 
@@ -95,6 +96,7 @@ void test_map_builder(void);
 void test_map_direct(void);
 void test_map_raw_in_order(void);
 void test_linux_flow(void);
+void test_linux_compat(void);
 void test_probe(void);
 
 #endif

@@ -298,6 +298,8 @@ static void test_skip_match(void)
 	fx_teardown(&f, "skip match");
 }
 
+static void test_filters_unhonoured(void);
+
 /* SET_*INH: Sscofpmf mhpmevent bits, Smcntrpmf mNcfg, or NOT_SUPPORTED. */
 static void test_filters(void)
 {
@@ -367,36 +369,18 @@ static void test_filters(void)
 		  "(counter 0 cannot filter)");
 	fx_teardown(&f, "filter counting");
 
+	/* a counter that cannot filter is never taken while another can */
 	fx_setup(&f, NULL);
 	CHECK_ERR(fx_cfg(&f, 0, BIT(0), SBI_PMU_CFG_FLAG_SET_UINH, EV_CYCLES, 0),
 		  SBI_ERR_NOT_SUPPORTED,
-		  "cycles with UINH on counter 0 without Smcntrpmf: NOT_SUPPORTED");
+		  "cycles with UINH on counter 0 without Smcntrpmf: NOT_SUPPORTED "
+		  "(programmable counters could filter it)");
 	CHECK_ERR(fx_cfg(&f, 0, 1, SBI_PMU_CFG_FLAG_SKIP_MATCH |
 			 SBI_PMU_CFG_FLAG_SET_MINH, EV_CYCLES, 0),
 		  SBI_ERR_NOT_SUPPORTED,
 		  "SKIP_MATCH onto counter 0 with MINH, no Smcntrpmf: NOT_SUPPORTED");
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_UINH, EV_FW(5), 0),
-		  SBI_ERR_NOT_SUPPORTED,
-		  "firmware event with UINH: firmware counters cannot filter");
 	CHECK(f.h.configured == 0, "... nothing configured");
 	fx_teardown(&f, "filter refusals");
-
-	o.sscofpmf = false;
-	fx_setup(&f, &o);
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH,
-			 EV_DTLB_RD_MISS, 0), SBI_ERR_NOT_SUPPORTED,
-		  "no Sscofpmf: SINH on a programmable counter: NOT_SUPPORTED");
-	CHECK_RET(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_VUINH,
-			 EV_DTLB_RD_MISS, 0), 0, 3,
-		  "no Sscofpmf: VUINH alone is a hint: the event is counted");
-	CHECK(f.sim.evt[3] == EV_DTLB_RD_MISS, "... and no filter bits written");
-	fx_stop(&f, 3, 1, SBI_PMU_STOP_FLAG_RESET);
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_CYCLES, 0),
-		  SBI_ERR_NOT_SUPPORTED,
-		  "no Sscofpmf, no Smcntrpmf: cycles with SINH: NOT_SUPPORTED");
-	CHECK_RET(fx_cfg(&f, 0, f.all, 0, EV_DTLB_RD_MISS, 0), 0, 3,
-		  "no Sscofpmf: unfiltered event is fine");
-	fx_teardown(&f, "no Sscofpmf filters");
 
 	/* Smcntrpmf: cycle/instret filter through mcyclecfg/minstretcfg */
 	o = fx_default;
@@ -426,6 +410,77 @@ static void test_filters(void)
 	      "... mcyclecfg back to 0, mcycle runs freely again");
 	fx_teardown(&f, "Smcntrpmf");
 
+	test_filters_unhonoured();
+}
+
+/*
+ * A host-mode filter no counter of the hart can apply: counted in every
+ * mode (the flags are hints), or refused by a PMU_STRICT_FILTERS build.
+ * want: the counter it must get.  True if it got one.
+ */
+static bool check_unhonoured(struct sbiret r, unsigned long want,
+			     const char *what)
+{
+	if (PMU_STRICT_FILTERS) {
+		CHECK_ERR(r, SBI_ERR_NOT_SUPPORTED, "strict filters: %s: "
+			  "NOT_SUPPORTED", what);
+		return false;
+	}
+	CHECK_RET(r, 0, want, "%s: counted in every mode, on counter %lu",
+		  what, want);
+	return r.error == 0;
+}
+
+/* Counts U 5, S 7, M 11, VU 2, VS 3 (28 in all) on every counting counter. */
+static void tick_every_mode(struct fx *f)
+{
+	sim_tick(&f->sim, SIM_U, 5);
+	sim_tick(&f->sim, SIM_S, 7);
+	sim_tick(&f->sim, SIM_M, 11);
+	sim_tick(&f->sim, SIM_VU, 2);
+	sim_tick(&f->sim, SIM_VS, 3);
+}
+
+static void test_filters_unhonoured(void)
+{
+	const unsigned long host = SBI_PMU_CFG_FLAG_SET_SINH |
+				   SBI_PMU_CFG_FLAG_SET_UINH;
+	const unsigned long run = SBI_PMU_CFG_FLAG_AUTO_START |
+				  SBI_PMU_CFG_FLAG_CLEAR_VALUE;
+	struct fx f;
+	struct fx_opts o = fx_default;
+	struct sbiret r;
+
+	/* firmware counters never filter */
+	fx_setup(&f, NULL);
+	check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_UINH,
+				EV_FW(5), 0), f.fw0,
+			 "firmware event with UINH (firmware counters cannot filter)");
+	fx_teardown(&f, "filters: firmware counters");
+
+	/* no Sscofpmf, no Smcntrpmf: nothing filters */
+	o.sscofpmf = false;
+	fx_setup(&f, &o);
+	if (check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH | run,
+				    EV_DTLB_RD_MISS, 0), 3,
+			     "no Sscofpmf: dTLB with SINH")) {
+		tick_every_mode(&f);
+		CHECK(f.sim.evt[3] == EV_DTLB_RD_MISS && f.sim.ctr[3] == 28,
+		      "... no filter bits written, U, S, M, VU, VS all counted "
+		      "(%llu)", (unsigned long long)f.sim.ctr[3]);
+	}
+	CHECK_RET(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_VUINH,
+			 EV_DTLB_WR_MISS, 0), 0, PMU_STRICT_FILTERS ? 3 : 4,
+		  "no Sscofpmf: VUINH alone is a hint: the event is counted");
+	check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH,
+				EV_CYCLES, 0), 0,
+			 "no Sscofpmf, no Smcntrpmf: cycles with SINH (mcycle "
+			 "preferred: nothing samples)");
+	CHECK_RET(fx_cfg(&f, 0, f.all, 0, EV_ITLB_RD_MISS, 0), 0,
+		  PMU_STRICT_FILTERS ? 4 : 5,
+		  "no Sscofpmf: unfiltered event is fine");
+	fx_teardown(&f, "filters: no Sscofpmf");
+
 	/* QEMU 7.2: mhpmevent filters do not work for cycles/instructions */
 	o = fx_default;
 	o.quirks = PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET;
@@ -433,32 +488,65 @@ static void test_filters(void)
 	o.map = &qemu_map;
 	o.counters = 0xFFFFFFFDU;
 	fx_setup(&f, &o);
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_CYCLES, 0),
-		  SBI_ERR_NOT_SUPPORTED,
-		  "QEMU 7.2 quirk: cycles:u (SINH) -> NOT_SUPPORTED, not a wrong count");
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_UINH, EV_INSTR, 0),
-		  SBI_ERR_NOT_SUPPORTED,
-		  "QEMU 7.2 quirk: instructions:k (UINH) -> NOT_SUPPORTED");
-	r = fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH |
-		   SBI_PMU_CFG_FLAG_AUTO_START | SBI_PMU_CFG_FLAG_CLEAR_VALUE,
+	/* unfilterable requests take the highest free programmable counter */
+	if (check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH | run,
+				    EV_CYCLES, 0), 31,
+			     "QEMU 7.2 quirk: cycles:u (SINH), the highest counter")) {
+		tick_every_mode(&f);
+		CHECK(f.sim.ctr[31] == 28, "... U, S, M and the guest modes "
+		      "counted (%llu)", (unsigned long long)f.sim.ctr[31]);
+	}
+	check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_UINH,
+				EV_INSTR, 0), PMU_STRICT_FILTERS ? 0 : 30,
+			 "QEMU 7.2 quirk: instructions:k (UINH), the highest free counter");
+	CHECK_RET(fx_cfg(&f, 0, f.all, 0, EV_ITLB_RD_MISS, 0), 0, 3,
+		  "QEMU 7.2 quirk: plain requests still get the lowest counter");
+	r = fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH | run,
 		   EV_DTLB_RD_MISS, 0);
 	sim_tick(&f.sim, SIM_U, 5);
 	sim_tick(&f.sim, SIM_S, 7);
 	CHECK(r.error == 0 && f.sim.ctr[r.value] == 5,
 	      "QEMU 7.2 quirk: TLB events still filter (dTLB-load-misses:u)");
-	CHECK_RET(fx_cfg(&f, 0, f.all, 0, EV_CYCLES, 0), 0, 4,
+	fx_stop(&f, 0, f.all, SBI_PMU_STOP_FLAG_RESET);
+	CHECK_RET(fx_cfg(&f, 0, f.all, 0, EV_CYCLES, 0), 0, 3,
 		  "QEMU 7.2 quirk: unfiltered cycles are fine");
-	fx_teardown(&f, "QEMU filter quirk");
+	fx_stop(&f, 0, f.all, SBI_PMU_STOP_FLAG_RESET);
+	/* KVM: a guest's counter is a host event with exclude_host */
+	if (check_unhonoured(fx_cfg(&f, 0, f.all, host | run, EV_INSTR, 0), 31,
+			     "QEMU 7.2 quirk: KVM guest's instructions (host "
+			     "event with exclude_host: SINH|UINH)")) {
+		sim_tick(&f.sim, SIM_VS, 3);
+		sim_tick(&f.sim, SIM_VU, 2);
+		CHECK(f.sim.ctr[31] == 5, "... the guest's VS and VU instructions "
+		      "are counted (%llu)", (unsigned long long)f.sim.ctr[31]);
+	}
+	fx_teardown(&f, "filters: QEMU filter quirk");
+
+	/* the quirk and Smcntrpmf: mcycle filters, so it is the only choice */
+	o.smcntrpmf = true;
+	fx_setup(&f, &o);
+	r = fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH | run, EV_CYCLES, 0);
+	CHECK_RET(r, 0, 0, "quirk + Smcntrpmf: cycles:u -> mcycle, which filters");
+	tick_every_mode(&f);
+	CHECK(f.sim.ctr[0] == 5 + 2 + 3, "... U and guest modes only (%llu)",
+	      (unsigned long long)f.sim.ctr[0]);
+	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_CYCLES, 0),
+		  SBI_ERR_NOT_SUPPORTED,
+		  "quirk + Smcntrpmf: a second cycles:u with mcycle busy: "
+		  "NOT_SUPPORTED, never an unfiltered programmable counter");
+	fx_teardown(&f, "filters: quirk with Smcntrpmf");
 
 	o = fx_default;
 	o.quirks = PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET;
 	fx_setup(&f, &o);
-	CHECK_ERR(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_RAW, 0x1),
-		  SBI_ERR_NOT_SUPPORTED,
-		  "filter quirk: a raw event with selector 0x1 (cycles) cannot filter");
+	check_unhonoured(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_RAW,
+				0x1), 7,
+			 "filter quirk: a raw event with selector 0x1 (cycles), the "
+			 "highest of its counters");
 	CHECK_RET(fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH, EV_RAW, 0x512),
-		  0, 3, "filter quirk: other raw events can");
-	fx_teardown(&f, "filter quirk raw");
+		  0, 3, "filter quirk: other raw events filter (counter 3)");
+	CHECK(f.sim.evt[3] & MHPMEVENT_SINH, "... with SINH written");
+	fx_teardown(&f, "filters: quirk raw");
 }
 
 /* QEMU 7.2: one counter per event. */

@@ -175,6 +175,7 @@ int main(int argc, char **argv)
 	test_lifecycle();
 	test_probe();
 	test_linux_flow();
+	test_linux_compat();
 	printf("%s%d checks, %d failed (PMU_FW_COUNTERS=%d)\n", check_prefix,
 	       check_count, check_failures, PMU_FW_COUNTERS);
 	return check_failures ? 1 : 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Host unit tests of the SBI core's pure logic: the dispatcher table, hart
- * set decoding and S-mode address validation.
+ * set decoding, S-mode address validation and the time CSR's access rules.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -591,6 +591,58 @@ static void test_memregion(void)
 	CHECK(!memmap_smode_entry_ok(&m, 0x8ffffffe), "entry point straddling end of RAM refused");
 }
 
+/*
+ * The time CSR read the firmware emulates (sbi_emulate.c): every mode and
+ * every combination of the three TM bits against the privileged spec's
+ * table.  QEMU checks hcounteren itself before its read traps, so only
+ * this test reaches the VIRTUAL answers for VS.
+ */
+static void test_time_csr_access(void)
+{
+	static const char *const names[] = { "read", "illegal", "virtual" };
+	static const struct {
+		bool virt;
+		unsigned long prv;
+		const char *mode;
+	} modes[] = {
+		{ false, PRV_S, "HS" }, { false, PRV_U, "U" },
+		{ true, PRV_S, "VS" }, { true, PRV_U, "VU" },
+	};
+	unsigned int bad = 0, m, bits;
+
+	for (m = 0; m < 4; m++) {
+		for (bits = 0; bits < 8; bits++) {
+			bool mtm = bits & 1, htm = bits & 2, stm = bits & 4;
+			bool user = modes[m].prv == PRV_U;
+			enum time_csr_access want, got;
+
+			if (!mtm)
+				want = TIME_CSR_ILLEGAL;
+			else if (modes[m].virt)
+				want = htm && (!user || stm) ? TIME_CSR_READ : TIME_CSR_VIRTUAL;
+			else
+				want = !user || stm ? TIME_CSR_READ : TIME_CSR_ILLEGAL;
+			got = time_csr_access(modes[m].virt, modes[m].prv,
+					      mtm ? COUNTEREN_TM : 0,
+					      htm ? ~0UL : ~COUNTEREN_TM, stm ? COUNTEREN_TM : 0);
+			if (got != want) {
+				bad++;
+				printf("    %s, m/h/scounteren.TM %d%d%d: %s, expected %s\n",
+				       modes[m].mode, mtm, htm, stm, names[got], names[want]);
+			}
+		}
+	}
+	CHECK(bad == 0, "time CSR emulation: HS, U, VS, VU x the 8 TM bit combinations "
+	      "as the privileged spec says (%u wrong)", bad);
+	CHECK(time_csr_access(true, PRV_S, ~0UL, 0, ~0UL) == TIME_CSR_VIRTUAL &&
+	      time_csr_access(true, PRV_U, ~0UL, ~0UL, 0) == TIME_CSR_VIRTUAL &&
+	      time_csr_access(false, PRV_U, ~0UL, 0, 0) == TIME_CSR_ILLEGAL &&
+	      time_csr_access(false, PRV_S, ~0UL, 0, 0) == TIME_CSR_READ,
+	      "time CSR emulation: VS without hcounteren.TM and VU without scounteren.TM "
+	      "take a virtual-instruction exception, U without scounteren.TM an illegal "
+	      "instruction; HS needs neither");
+}
+
 int main(void)
 {
 	test_dispatch_table();
@@ -603,5 +655,6 @@ int main(void)
 	test_bitops();
 	test_copies();
 	test_memregion();
+	test_time_csr_access();
 	return check_failures ? 1 : 0;
 }
