@@ -5,7 +5,7 @@
 #        make run                                  boot Linux under QEMU (demonstration)
 #        make run-sbi [PLATFORM=<board>]           the S-mode SBI test payload on the board's QEMU machine
 #        make check                                every test (host, SBI payload, Linux)
-#        make bench                                cost per SBI call, size, boot
+#        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #        make bench-breakdown [BOOT=1]             where each call's instructions go
 #        make deps                                 install the Debian packages (apt-get)
@@ -222,6 +222,7 @@ check-kvm: all
 
 bench: all
 	@bench/run.sh $(O)
+	@tests/trace/nexrv-xcheck.sh $(O) --full
 
 # The libFuzzer targets of tests/fuzz as a campaign: time-bounded, a random
 # seed (printed) unless FUZZ_SEED; check-unit's run is short and fixed.

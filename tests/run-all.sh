@@ -66,9 +66,13 @@ suite_sbi() {
 	return $status
 }
 
-# N-Trace: record Tally's boot under QEMU, decode, compare (tests/trace/run.sh)
+# N-Trace: record Tally's boot under QEMU, decode, compare (tests/trace/run.sh);
+# then against the N-Trace reference code, NexRv (tests/trace/nexrv-xcheck.sh)
 suite_trace() {
-	"$root/tests/trace/run.sh" "$out"
+	local status=0
+	"$root/tests/trace/run.sh" "$out" || status=1
+	"$root/tests/trace/nexrv-xcheck.sh" "$out" || status=1
+	return $status
 }
 
 # Linux perf on both kernels as Debian ships them (TALLY_KVERS, default

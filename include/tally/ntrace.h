@@ -153,7 +153,7 @@ struct ntrace_config {
 	uint8_t  xlen;				/* 32 or 64 */
 	uint8_t  ret_stack_depth;		/* implicit-return stack, 1..32 */
 	uint32_t icnt_limit;			/* I-CNT full when it reaches this */
-	uint8_t  hist_bits;			/* HIST width with stop bit, 2..32 */
+	uint8_t  hist_bits;			/* widest HIST field, with its stop bit, 2..32 */
 	uint32_t hrepeat_max;			/* HREPEAT counter limit */
 	uint32_t bcnt_max;			/* B-CNT counter limit */
 };
@@ -329,7 +329,27 @@ struct ntrace_ingress {
 typedef void (*ntrace_sink_fn)(void *ctx, const uint8_t *bytes, size_t n);
 
 #define NTRACE_STACK_MAX	32
-#define NTRACE_HIST_RING	4096
+
+/*
+ * Branch outcomes (HTM) not sent yet.  The spec lets an encoder send HIST in
+ * any ResourceFull messages as long as the concatenated outcomes are the
+ * same: they are kept until a message takes them (or the buffer fills) and
+ * then sent at the fewest bytes (ntrace_enc.c); a pattern that keeps
+ * repeating is a run, counted as it grows.
+ */
+#define NTRACE_HBUF_BITS	512
+
+struct ntrace_hist_buf {
+	uint64_t bits[NTRACE_HBUF_BITS / 64];	/* outcome i: bit i % 64 of word i / 64 */
+	uint32_t n;				/* outcomes buffered */
+	uint8_t  run_p;				/* the run's pattern length, 0: no run */
+	uint8_t  run_phase;			/* outcomes into its current repetition */
+	uint32_t run_k;				/* its whole repetitions (not sent yet) */
+	uint64_t run_pattern;			/* with its stop bit, as RDATA */
+	/* the parse of the buffer (scratch) */
+	uint32_t cost[NTRACE_HBUF_BITS + 1];
+	uint32_t step[NTRACE_HBUF_BITS + 1];
+};
 
 struct ntrace_encoder {
 	struct ntrace_config cfg;
@@ -343,7 +363,7 @@ struct ntrace_encoder {
 	bool pending_sync_taken;
 	uint64_t predicted;	/* implicit return target */
 	uint64_t icnt;
-	uint64_t hist;
+	struct ntrace_hist_buf hb;	/* HIST (HTM) */
 	uint64_t last_addr;	/* last address sent (U-ADDR reference) */
 	uint8_t  priv;		/* last privilege reported */
 	uint64_t last_tstamp;
@@ -357,13 +377,13 @@ struct ntrace_encoder {
 	uint64_t stack[NTRACE_STACK_MAX];
 	uint32_t stack_top, stack_n;
 	uint32_t call_count;
-	/* repeated history */
-	uint64_t rep_hist;
-	uint32_t rep_count;
 	/* repeat branch */
 	uint8_t last_branch[NTRACE_MAX_MSG_BYTES];
 	int last_branch_len;
 	uint32_t bcnt;
+	uint64_t branch_mark;	/* messages when the last branch message (or its
+				   RepeatBranch) was sent: folding needs nothing
+				   between, as decoders repeat the last message */
 	/* statistics */
 	uint64_t retired, halfwords, bytes, messages;
 	uint64_t by_tcode[64];
@@ -427,6 +447,10 @@ typedef void (*ntrace_exec_fn)(void *ctx, uint64_t addr, unsigned flags);
 /* Messages that carry no program flow (Ownership, Error, errors). */
 typedef void (*ntrace_event_fn)(void *ctx, const struct ntrace_msg *m, int err);
 
+/* HIST bits waiting for their branches: those of one message (the walk
+ * consumes them before the next message) */
+#define NTRACE_HIST_RING	4
+
 struct ntrace_hist_chunk {
 	uint64_t bits;		/* branch outcomes, first outcome most significant */
 	uint32_t repeat;	/* how many times the chunk repeats */
@@ -445,7 +469,8 @@ struct ntrace_decoder {
 	bool synced;
 	uint64_t pc;
 	uint64_t last_addr;
-	uint64_t icnt;		/* halfwords still to walk */
+	int64_t icnt;		/* halfwords still to walk (below 0: walked ahead of
+				   their I-CNT, for HIST bits that came first) */
 	/* history queue */
 	struct ntrace_hist_chunk hq[NTRACE_HIST_RING];
 	uint32_t hq_head, hq_n;

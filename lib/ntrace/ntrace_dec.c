@@ -2,11 +2,16 @@
 /*
  * N-Trace program-flow reconstruction (spec chapter 11).  The caller gives
  * the code (a lookup of classified instructions) and receives every executed
- * instruction address, in order.  Messages are walked as they arrive: I-CNT
- * from ResourceFull messages is walked at once, stopping only where a
- * conditional branch needs a HIST bit that has not arrived yet (HTM).
- * Any inconsistency reports an error and waits for the next synchronizing
- * message, which restores the full PC.
+ * instruction address, in order.  Messages are walked as they arrive, as the
+ * spec's decoder does: HIST bits (of ResourceFull messages too) are walked at
+ * once, through the code from the current PC, up to the branch that takes
+ * the last of them, even before the I-CNT of those instructions has arrived
+ * (the I-CNT walked ahead is owed, and paid by the I-CNT that comes next);
+ * I-CNT is walked at once too, stopping only where a conditional branch needs
+ * a HIST bit that has not arrived yet (HTM).  So no message waits for
+ * another and memory stays bounded, however many ResourceFull messages come
+ * before their I-CNT.  Any inconsistency reports an error and waits for the
+ * next synchronizing message, which restores the full PC.
  */
 #include <tally/ntrace.h>
 
@@ -173,6 +178,13 @@ static uint64_t pop_return(struct ntrace_decoder *d)
 
 /* ---- history queue ---------------------------------------------------------- */
 
+static bool hist_queued(const struct ntrace_decoder *d)
+{
+	return d->hq_n != 0;
+}
+
+/* The HIST bits of the message at hand (the walk consumes every message's
+ * bits before the next message, so the queue holds one or two chunks). */
 static int push_hist(struct ntrace_decoder *d, uint64_t hist, uint64_t repeat)
 {
 	struct ntrace_hist_chunk *c;
@@ -183,7 +195,7 @@ static int push_hist(struct ntrace_decoder *d, uint64_t hist, uint64_t repeat)
 	if (n == 0 || repeat == 0)
 		return NTRACE_OK;	/* no branches in it */
 	if (d->hq_n >= NTRACE_HIST_RING)
-		return NTRACE_E_HIST;
+		return NTRACE_E_HIST;	/* not reached: see the walk */
 	c = &d->hq[(d->hq_head + d->hq_n) % NTRACE_HIST_RING];
 	c->bits = hist;
 	c->n = (uint8_t)n;
@@ -278,8 +290,15 @@ static int walk_jump(struct ntrace_decoder *d, bool final, bool end)
 	return end && final ? NTRACE_OK : NTRACE_E_ICNT;
 }
 
-/* A conditional branch: taken or not, from HIST (HTM) or the message (BTM). */
-static int walk_branch(struct ntrace_decoder *d, bool final, bool last_of_db)
+/*
+ * A conditional branch: taken or not, from HIST (HTM) or the message (BTM).
+ * last: it ends the range of a message that gives the next address (not a
+ * DirectBranch): its direction does not matter, and an encoder that saw it
+ * followed by a trap may have sent no HIST bit for it (the reference encoder
+ * reports such an instruction as an indirect jump), so without a bit it
+ * is the instruction the message is about.
+ */
+static int walk_branch(struct ntrace_decoder *d, bool final, bool last_of_db, bool last)
 {
 	int taken;
 
@@ -287,15 +306,19 @@ static int walk_branch(struct ntrace_decoder *d, bool final, bool last_of_db)
 		return last_of_db;
 	taken = take_hist(d);
 	if (taken < 0)
-		return final ? NTRACE_E_HIST : WALK_BLOCKED;
+		return last ? 0 : final ? NTRACE_E_HIST : WALK_BLOCKED;
 	return taken;
 }
 
 /*
- * Executes d->icnt halfwords from d->pc.  final: the message ends the range
- * (its last instruction is the one the message is about); db_end: it is a
- * DirectBranch (the last instruction is a taken branch).  An indirect jump
- * ending a final range is left for the caller (*last set, d->pc at it).
+ * Walks the code from d->pc.  d->icnt is the I-CNT not walked yet, in
+ * halfwords; below zero, halfwords walked ahead of their I-CNT.
+ * final: the message ends the range (its last instruction is the one the
+ * message is about); db_end: it is a DirectBranch (the last instruction is a
+ * taken branch).  An indirect jump ending a final range is left for the
+ * caller (*last set, d->pc at it).  Not final, the walk goes on past the
+ * I-CNT while HIST bits are queued, and stops right after the branch that
+ * takes the last one (the next instruction may not have executed).
  */
 static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		const struct ntrace_insn **last)
@@ -303,7 +326,7 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 	unsigned ir = d->cfg.trTeInstImplicitReturnMode;
 
 	*last = 0;
-	while (d->icnt) {
+	while (d->icnt > 0 || (!final && hist_queued(d))) {
 		const struct ntrace_insn *in = insn_at(d, d->pc);
 		uint64_t next;
 		unsigned units;
@@ -313,13 +336,13 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		if (!in || !in->len || in->kind == NTRACE_K_INVALID)
 			return NTRACE_E_NO_CODE;
 		units = in->len / 2u;
-		if (units > d->icnt)
+		if (d->icnt > 0 && units > d->icnt)
 			return NTRACE_E_ICNT;
-		end = units == d->icnt;
+		end = d->icnt == (int64_t)units;
 		next = wrap(d, d->pc + in->len);
 		switch (in->kind) {
 		case NTRACE_K_BRANCH:
-			rc = walk_branch(d, final, end && final && db_end);
+			rc = walk_branch(d, final, end && final && db_end, end && final && !db_end);
 			if (rc < 0 || rc == WALK_BLOCKED)
 				return rc;
 			if (rc)
@@ -361,6 +384,9 @@ static int walk(struct ntrace_decoder *d, bool final, bool db_end,
 		d->seq_value = in->target;
 		d->pc = next;
 	}
+	/* a final range must cover what was walked ahead of it */
+	if (final && d->icnt < 0)
+		return NTRACE_E_ICNT;
 	return NTRACE_OK;
 }
 
@@ -410,7 +436,7 @@ static int branch_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	const struct ntrace_insn *last;
 	int err;
 
-	d->icnt += m->icnt;
+	d->icnt += (int64_t)m->icnt;
 	if (m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST) {
 		err = push_hist(d, m->hist, 1);
 		if (err)
@@ -439,7 +465,7 @@ static int sync_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	int err = NTRACE_OK;
 
 	if (d->synced) {
-		d->icnt += m->icnt;
+		d->icnt += (int64_t)m->icnt;
 		if (m->tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
 			err = push_hist(d, m->hist, 1);
 		if (!err)
@@ -486,7 +512,7 @@ static int flow_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		return NTRACE_OK;
 	case NTRACE_TCODE_RESOURCE_FULL:
 		if (m->rcode == NTRACE_RCODE_ICNT)
-			d->icnt += m->rdata;
+			d->icnt += (int64_t)m->rdata;
 		else if (m->rcode == NTRACE_RCODE_HIST || m->rcode == NTRACE_RCODE_HREPEAT) {
 			err = push_hist(d, m->rdata, m->rcode == NTRACE_RCODE_HIST ? 1 : m->hrepeat);
 			if (err)
@@ -497,7 +523,7 @@ static int flow_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		err = walk(d, false, false, &last);
 		return err == WALK_BLOCKED ? NTRACE_OK : err;
 	case NTRACE_TCODE_PROG_TRACE_CORRELATION:
-		d->icnt += m->icnt;
+		d->icnt += (int64_t)m->icnt;
 		if (m->cdf == 1) {
 			err = push_hist(d, m->hist, 1);
 			if (err)

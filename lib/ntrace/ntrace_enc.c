@@ -5,7 +5,9 @@
  * optimisations of chapter 9).  Like the reference encoder, the message for a
  * flow change is sent when the next record arrives: that record's address is
  * the destination (U-ADDR/F-ADDR) and tells whether an implicit return went
- * where the call stack said.  No allocation; each record is O(1).
+ * where the call stack said.  HIST (HTM) is kept until a message takes it
+ * and then sent in the fewest bytes the spec allows (see "HIST" below).
+ * No allocation; each record takes bounded time.
  */
 #include <tally/ntrace.h>
 
@@ -62,12 +64,15 @@ static void flush_bcnt(struct ntrace_encoder *e)
 	m.bcnt = e->bcnt;
 	e->bcnt = 0;
 	emit_raw(e, &m);
+	e->branch_mark = e->messages;	/* a RepeatBranch may follow another */
 }
 
+/* One ResourceFull with HIST: a chunk of outcomes, or a pattern count times */
 static void send_hist_full(struct ntrace_encoder *e, uint64_t hist, uint32_t count)
 {
 	struct ntrace_msg m = { .tcode = NTRACE_TCODE_RESOURCE_FULL, .rdata = hist };
 
+	flush_bcnt(e);		/* the repeated branch message came before */
 	if (count > 1) {
 		m.rcode = NTRACE_RCODE_HREPEAT;
 		m.hrepeat = count;
@@ -77,30 +82,377 @@ static void send_hist_full(struct ntrace_encoder *e, uint64_t hist, uint32_t cou
 	emit_raw(e, &m);
 }
 
-static void flush_hrepeat(struct ntrace_encoder *e)
+/* ---- HIST ------------------------------------------------------------------ */
+
+/*
+ * Outcomes are kept in e->hb until a message takes them: the HIST field of
+ * an IndirectBranchHist(Sync) or ProgTraceCorrelation takes the last ones,
+ * ResourceFull messages sent just before it the others.  The spec allows
+ * any such split: "any sequence of Resource Full messages as long as the
+ * logically concatenated sequence of (repeated or not) HIST bits ... is the
+ * same" (chapter 9), each HIST field 2 to NTRACE_MAX_HIST bits with its stop
+ * bit, and with trTeInstEnRepeatedHistory "any size of pattern" with its
+ * repeat count (RCODE=2, HREPEAT).  So the split is chosen for the fewest
+ * bytes: a shortest-path parse of the buffered outcomes into literal chunks
+ * (RCODE=1, any width up to hist_bits), patterns of any length repeated
+ * (RCODE=2) and the message's own HIST field.  A pattern that repeats for
+ * RUN_MIN outcomes or more becomes a run: what comes before it is sent, and
+ * the run is counted as it grows (no buffer space, however long the loop)
+ * until it breaks or a message takes it.  A buffer that fills (long HIST
+ * with no message and no run) sends its first three quarters.
+ */
+#define RUN_MIN		96
+
+enum { STEP_TAIL = 1, STEP_LIT, STEP_REP };
+#define STEP(kind, len, k)	((uint32_t)(kind) | (uint32_t)(len) << 2 | (uint32_t)(k) << 8)
+
+static unsigned hb_bit(const struct ntrace_hist_buf *h, uint32_t i)
 {
-	if (!e->rep_count)
-		return;
-	send_hist_full(e, e->rep_hist, e->rep_count);
-	e->rep_count = 0;
+	return (unsigned)(h->bits[i / 64] >> (i % 64)) & 1;
 }
 
-/* Any message but a folded branch or ResourceFull: pending repeats go first. */
+/* Outcomes [i, i + len) as a HIST field (first outcome most significant) */
+static uint64_t hb_value(const struct ntrace_hist_buf *h, uint32_t i, unsigned len)
+{
+	uint64_t v = 1;
+
+	while (len--)
+		v = v << 1 | hb_bit(h, i++);
+	return v;
+}
+
+/* Outcomes [i, i + 64) as a word, outcome i in bit 0 (beyond the buffered
+ * ones: whatever the buffer holds) */
+static uint64_t hb_word(const struct ntrace_hist_buf *h, uint32_t i)
+{
+	uint32_t w = i / 64, b = i % 64;
+	uint64_t v = h->bits[w] >> b;
+
+	if (b && w + 1 < NTRACE_HBUF_BITS / 64)
+		v |= h->bits[w + 1] << (64 - b);
+	return v;
+}
+
+static uint64_t low_bits(unsigned n)
+{
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* Zero bits above the highest set bit of x (x != 0) */
+static unsigned top_zeros(uint64_t x)
+{
+	unsigned n = 0;
+
+	for (unsigned step = 32; step; step /= 2) {
+		if (!(x >> (64 - step))) {
+			n += step;
+			x <<= step;
+		}
+	}
+	return n;
+}
+
+/* How many of the last outcomes equal the one p before them: the buffer
+ * ends in a pattern of p repeated over that many + p outcomes */
+static uint32_t hb_periodic(const struct ntrace_hist_buf *h, unsigned p)
+{
+	uint32_t end = h->n, count = 0, left;
+	uint64_t x;
+
+	for (; end >= p + 64; end -= 64, count += 64) {
+		x = hb_word(h, end - 64) ^ hb_word(h, end - 64 - p);
+		if (x)
+			return count + top_zeros(x);
+	}
+	if (end <= p)
+		return count;
+	left = end - p;		/* outcomes [p, end) against [0, left) */
+	x = (hb_word(h, p) ^ hb_word(h, 0)) & low_bits(left);
+	return x ? count + top_zeros(x << (64 - left)) : count + left;
+}
+
+static unsigned var_bytes(unsigned bits)
+{
+	return (bits + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
+}
+
+/* Bytes of an HREPEAT field (6-bit MDOs) */
+static unsigned count_bytes(uint32_t k)
+{
+	return k < 1u << 6 ? 1 : k < 1u << 12 ? 2 : k < 1u << 18 ? 3 : 4;
+}
+
+/* Bytes of a ResourceFull with a len-outcome HIST (TSTAMP counted as one
+ * byte); RCODE=2 adds its HREPEAT field */
+static unsigned rf_cost(const struct ntrace_encoder *e, unsigned len)
+{
+	return var_bytes(6 + ntrace_src_bits(&e->cfg) + 4 + len + 1) + e->cfg.trTsEnable;
+}
+
+/* Bytes the message's own HIST field costs for len outcomes (none: an
+ * IndirectBranch, or CDF=0, instead) */
+static unsigned tail_cost(unsigned len)
+{
+	return len ? var_bytes(len + 1) : 0;
+}
+
+/*
+ * The cheapest parse of outcomes [0, n): cost[i] = bytes to send [i, n),
+ * step[i] = what to send at i.  tail: the last up to hist_bits - 1 outcomes
+ * may go in the message's HIST field.  Patterns are tried at every length p
+ * whose repetition starts at i, with the counts that can matter (the
+ * longest, one less, a few, and those at a larger HREPEAT field).  Ties go
+ * to the message's own field, then to the longest chunk (fewer messages).
+ */
+static void hb_plan(struct ntrace_encoder *e, uint32_t n, bool tail)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	unsigned w = e->cfg.hist_bits - 1u;
+	bool rep = e->cfg.trTeInstEnRepeatedHistory;
+	uint32_t rf[NTRACE_MAX_HIST];		/* [len]: a ResourceFull's bytes */
+	uint32_t same[NTRACE_MAX_HIST] = { 0 };	/* [p - 1]: outcomes from i + p on
+						   equal to the one p before */
+
+	for (unsigned len = 1; len <= w; len++)
+		rf[len] = rf_cost(e, len);
+	h->cost[n] = 0;
+	h->step[n] = 0;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t best = UINT32_MAX, choice = 0, longest = n - i < w ? n - i : w;
+
+		for (unsigned len = 1; len <= longest; len++) {
+			uint32_t c = rf[len] + h->cost[i + len];
+
+			if (c <= best) {
+				best = c;
+				choice = STEP(STEP_LIT, len, 0);
+			}
+		}
+		if (tail && n - i <= w && tail_cost(n - i) <= best) {
+			best = tail_cost(n - i);
+			choice = STEP(STEP_TAIL, n - i, 0);
+		}
+		/* bit p of eq: outcome i + p (before n) equals outcome i */
+		uint64_t ahead = rep ? hb_word(h, i) : 0;
+		uint64_t eq = ~(ahead ^ (0 - (ahead & 1))) & low_bits(n - i);
+
+		for (unsigned p = 1; rep && p <= w; p++) {
+			uint32_t kmax, ks[6];
+
+			same[p - 1] = (eq >> p) & 1 ? same[p - 1] + 1 : 0;
+			if (same[p - 1] < p)
+				continue;	/* not two repetitions */
+			kmax = (p + same[p - 1]) / p;
+			if (kmax > e->cfg.hrepeat_max)
+				kmax = e->cfg.hrepeat_max;
+			ks[0] = kmax;
+			ks[1] = kmax - 1;
+			ks[2] = 2;
+			ks[3] = 3;
+			ks[4] = 63;
+			ks[5] = 4095;
+			for (unsigned j = 0; j < 6; j++) {
+				uint32_t k = ks[j], c;
+
+				if (k < 2 || k > kmax)
+					continue;
+				c = rf[p] + count_bytes(k) + h->cost[i + p * k];
+				if (c < best) {
+					best = c;
+					choice = STEP(STEP_REP, p, k);
+				}
+			}
+		}
+		h->cost[i] = best;
+		h->step[i] = choice;
+	}
+}
+
+/* Sends the planned steps from outcome 0 until `upto` is reached; returns
+ * where the steps stopped; *tail: the message's HIST field if a step is it */
+static uint32_t hb_send(struct ntrace_encoder *e, uint32_t upto, uint64_t *tail)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	uint32_t i = 0;
+
+	while (i < upto) {
+		uint32_t step = h->step[i], len = (step >> 2) & 63, k = step >> 8;
+
+		switch (step & 3) {
+		case STEP_TAIL:
+			*tail = hb_value(h, i, len);
+			return i + len;
+		case STEP_LIT:
+			send_hist_full(e, hb_value(h, i, len), 1);
+			i += len;
+			break;
+		default:
+			send_hist_full(e, hb_value(h, i, len), k);
+			i += len * k;
+			break;
+		}
+	}
+	return i;
+}
+
+static void hb_clear(struct ntrace_hist_buf *h)
+{
+	h->n = 0;
+}
+
+/* Removes the first c outcomes (sent) */
+static void hb_drop(struct ntrace_hist_buf *h, uint32_t c)
+{
+	uint32_t n = h->n - c;
+
+	for (uint32_t w = 0; w < (n + 63) / 64; w++) {
+		uint32_t from = c + 64 * w;
+		uint64_t v = h->bits[from / 64] >> (from % 64);
+
+		if (from % 64 && from / 64 + 1 < NTRACE_HBUF_BITS / 64)
+			v |= h->bits[from / 64 + 1] << (64 - from % 64);
+		h->bits[w] = v;
+	}
+	h->n = n;
+}
+
+/* The buffer is full and no message takes it: its first three quarters go
+ * (the parse of the rest waits for the outcomes that follow) */
+static void hb_commit(struct ntrace_encoder *e)
+{
+	uint64_t unused;
+
+	hb_plan(e, e->hb.n, false);
+	hb_drop(&e->hb, hb_send(e, e->hb.n / 4 * 3, &unused));
+}
+
+/* The last len outcomes repeat a pattern of p (len >= RUN_MIN): the buffer
+ * before them is sent, they become a run */
+static void run_open(struct ntrace_encoder *e, unsigned p, uint32_t len)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	uint32_t start = h->n - len;
+	uint64_t unused;
+
+	if (start) {
+		hb_plan(e, start, false);
+		hb_send(e, start, &unused);
+	}
+	h->run_pattern = hb_value(h, start, p);
+	h->run_p = (uint8_t)p;
+	h->run_k = len / p;
+	h->run_phase = (uint8_t)(len % p);
+	hb_clear(h);
+	while (h->run_k >= e->cfg.hrepeat_max) {
+		send_hist_full(e, h->run_pattern, e->cfg.hrepeat_max);
+		h->run_k -= e->cfg.hrepeat_max;
+	}
+}
+
+static void hb_push(struct ntrace_encoder *e, unsigned taken)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	uint32_t n = h->n;
+
+	h->bits[n / 64] = (h->bits[n / 64] & ~(1ull << (n % 64))) | (uint64_t)taken << (n % 64);
+	h->n = n + 1;
+	/* a run is looked for every 16 outcomes (it may start up to 15 late) */
+	if (e->cfg.trTeInstEnRepeatedHistory && h->n >= RUN_MIN && h->n % 16 == 0) {
+		for (unsigned p = 1; p < e->cfg.hist_bits; p++) {
+			uint32_t same = hb_periodic(h, p);
+
+			if (same + p >= RUN_MIN) {
+				run_open(e, p, same + p);
+				return;
+			}
+		}
+	}
+	if (h->n == NTRACE_HBUF_BITS)
+		hb_commit(e);
+}
+
+/* The run ends: its whole repetitions are sent, the rest is buffered */
+static void run_close(struct ntrace_encoder *e)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	unsigned p = h->run_p, rest = h->run_phase;
+
+	h->run_p = 0;
+	if (h->run_k >= 2)
+		send_hist_full(e, h->run_pattern, h->run_k);
+	else if (h->run_k == 1)
+		rest += p;	/* one repetition (after an HREPEAT-full message) */
+	for (unsigned j = 0; j < rest; j++)
+		hb_push(e, (unsigned)(h->run_pattern >> (p - 1 - j % p)) & 1);
+}
+
+static bool hb_empty(const struct ntrace_encoder *e)
+{
+	return !e->hb.n && !e->hb.run_p;
+}
+
+/*
+ * A message takes the outcomes: with tail, the last ones go in its HIST
+ * field (returned with the stop bit; 1 if none), the others in ResourceFull
+ * messages sent now; without, all in ResourceFull messages.
+ */
+static uint64_t hb_take(struct ntrace_encoder *e, bool tail)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+	uint64_t v = 1;
+
+	if (h->run_p)
+		run_close(e);
+	if (tail && h->n < e->cfg.hist_bits) {
+		v = hb_value(h, 0, h->n);	/* the message's field alone is cheapest */
+	} else if (h->n) {
+		hb_plan(e, h->n, tail);
+		hb_send(e, h->n, &v);
+	}
+	hb_clear(h);
+	return v;
+}
+
+/* One outcome (1 taken) */
+static void add_hist(struct ntrace_encoder *e, unsigned taken)
+{
+	struct ntrace_hist_buf *h = &e->hb;
+
+	if (h->run_p) {
+		unsigned want = (unsigned)(h->run_pattern >> (h->run_p - 1 - h->run_phase)) & 1;
+
+		if (taken == want) {
+			if (++h->run_phase == h->run_p) {
+				h->run_phase = 0;
+				if (++h->run_k == e->cfg.hrepeat_max) {
+					send_hist_full(e, h->run_pattern, h->run_k);
+					h->run_k = 0;
+				}
+			}
+			return;
+		}
+		run_close(e);
+	}
+	hb_push(e, taken);
+}
+
+/* Any message but a branch (it may fold) or a ResourceFull: the outcomes
+ * not sent yet and a pending RepeatBranch go first */
 static void emit(struct ntrace_encoder *e, struct ntrace_msg *m)
 {
+	hb_take(e, false);
 	flush_bcnt(e);
-	flush_hrepeat(e);
 	emit_raw(e, m);
 }
 
 /* DirectBranch, IndirectBranch(Hist): folded into RepeatBranch when identical
- * to the previous branch message. */
+ * to the previous branch message and nothing was sent since (decoders,
+ * NexRv's too, repeat the message before the RepeatBranch) */
 static void emit_branch(struct ntrace_encoder *e, struct ntrace_msg *m)
 {
 	uint8_t cmp[NTRACE_MAX_MSG_BYTES];
 	int n;
 
-	flush_hrepeat(e);
 	if (!e->cfg.repeat_branch) {
 		emit(e, m);
 		return;
@@ -108,7 +460,7 @@ static void emit_branch(struct ntrace_encoder *e, struct ntrace_msg *m)
 	m->has_tstamp = false;
 	m->src = e->cfg.trTeSrcID;
 	n = ntrace_msg_encode(&e->cfg, m, cmp, sizeof(cmp));
-	if (n > 0 && n == e->last_branch_len) {
+	if (n > 0 && n == e->last_branch_len && e->messages == e->branch_mark) {
 		int i = 0;
 
 		while (i < n && cmp[i] == e->last_branch[i])
@@ -119,8 +471,8 @@ static void emit_branch(struct ntrace_encoder *e, struct ntrace_msg *m)
 			return;
 		}
 	}
-	flush_bcnt(e);
-	emit_raw(e, m);
+	emit(e, m);
+	e->branch_mark = e->messages;
 	if (n > 0) {
 		for (int i = 0; i < n; i++)
 			e->last_branch[i] = cmp[i];
@@ -143,7 +495,8 @@ static void after_sync(struct ntrace_encoder *e, uint64_t faddr, uint8_t priv)
 {
 	e->last_addr = faddr;
 	e->icnt = 0;
-	e->hist = 1;
+	hb_clear(&e->hb);	/* taken by the sync already */
+	e->hb.run_p = 0;
 	e->stack_n = 0;
 	e->call_count = 0;
 	e->last_branch_len = 0;
@@ -159,9 +512,12 @@ static void send_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 		      uint64_t target, uint8_t priv)
 {
 	struct ntrace_msg m = { .tcode = (uint8_t)tcode, .sync = (uint8_t)sync,
-				.btype = (uint8_t)btype, .icnt = e->icnt, .hist = e->hist,
+				.btype = (uint8_t)btype, .icnt = e->icnt, .hist = 1,
 				.addr = target >> 1 };
 
+	/* only IndirectBranchHistSync has a HIST field (the others come on
+	 * linear code or in BTM, with no outcome left to send) */
+	m.hist = hb_take(e, tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC);
 	emit(e, &m);
 	after_sync(e, target, priv);
 }
@@ -203,15 +559,13 @@ static void resolve_pending(struct ntrace_encoder *e, uint64_t target, uint8_t p
 		return;
 	}
 	/* HTM with an empty HIST may send IndirectBranch (chapter 10) */
-	m.tcode = htm(e) && e->hist != 1 ? NTRACE_TCODE_INDIRECT_BRANCH_HIST :
-					   NTRACE_TCODE_INDIRECT_BRANCH;
+	m.hist = htm(e) ? hb_take(e, true) : 1;
+	m.tcode = m.hist != 1 ? NTRACE_TCODE_INDIRECT_BRANCH_HIST : NTRACE_TCODE_INDIRECT_BRANCH;
 	m.btype = e->pending_btype;
 	m.icnt = e->icnt;
 	m.addr = (target ^ e->last_addr) >> 1;
-	m.hist = e->hist;
 	emit_branch(e, &m);
 	e->icnt = 0;
-	e->hist = 1;
 	e->last_addr = target;
 }
 
@@ -220,7 +574,7 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_config *cfg,
 {
 	int err = ntrace_config_check(cfg);
 
-	*e = (struct ntrace_encoder){ .cfg = *cfg, .sink = sink, .sink_ctx = ctx, .hist = 1,
+	*e = (struct ntrace_encoder){ .cfg = *cfg, .sink = sink, .sink_ctx = ctx,
 				      .start_sync = NTRACE_SYNC_TRACE_ENABLE };
 	return err;
 }
@@ -242,26 +596,6 @@ static uint64_t pop_return(struct ntrace_encoder *e)
 	return ret;
 }
 
-static void add_hist(struct ntrace_encoder *e, unsigned taken)
-{
-	e->hist = e->hist << 1 | taken;
-	if (!(e->hist >> e->cfg.hist_bits))
-		return;
-	/* HIST full: send the register as it was before this branch */
-	flush_bcnt(e);
-	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		send_hist_full(e, e->hist >> 1, 1);
-	} else if (e->rep_count && e->rep_hist == e->hist >> 1 &&
-		   e->rep_count < e->cfg.hrepeat_max) {
-		e->rep_count++;
-	} else {
-		flush_hrepeat(e);
-		e->rep_hist = e->hist >> 1;
-		e->rep_count = 1;
-	}
-	e->hist = 2 | taken;
-}
-
 /*
  * I-CNT full (it reached icnt_limit, as an overflow bit would say): sent with
  * this instruction included, as in the spec's chapter 8 example, unless a
@@ -280,8 +614,11 @@ static void check_icnt_full(struct ntrace_encoder *e)
 		e->icnt_sync_due = true;
 		return;
 	}
+	/* not emit(): the outcomes may wait (decoders take a full I-CNT and
+	 * HIST in any order), a RepeatBranch may not */
 	m.rdata = e->icnt;
-	emit(e, &m);
+	flush_bcnt(e);
+	emit_raw(e, &m);
 	e->icnt = 0;
 }
 
@@ -363,7 +700,6 @@ static void before_record(struct ntrace_encoder *e, const struct ntrace_ingress 
 	if (!e->started) {
 		e->started = true;
 		e->icnt = 0;
-		e->hist = 1;
 		send_sync(e, NTRACE_TCODE_PROG_TRACE_SYNC, e->start_sync, 0,
 			  r->addr, r->priv);
 		e->priv = r->priv;
@@ -375,7 +711,7 @@ static void before_record(struct ntrace_encoder *e, const struct ntrace_ingress 
 			  r->addr, r->priv);
 	} else if (e->sync_due) {
 		/* periodic sync on linear code: B-TYPE=0 is no flow change */
-		if (htm(e) && e->hist != 1)
+		if (htm(e) && !hb_empty(e))
 			send_sync(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC,
 				  NTRACE_SYNC_PERIODIC, 0, r->addr, r->priv);
 		else
@@ -476,12 +812,11 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode)
 	e->pending = P_NONE;
 	e->icnt_sync_due = false;	/* the I-CNT goes in this message */
 	m.evcode = (uint8_t)evcode;
-	m.cdf = htm(e) ? 1 : 0;
 	m.icnt = e->icnt;
-	m.hist = e->hist;
+	m.hist = hb_take(e, true);
+	m.cdf = m.hist != 1;	/* no HIST field without outcomes */
 	emit(e, &m);
 	e->icnt = 0;
-	e->hist = 1;
 	e->started = false;
 }
 
@@ -497,7 +832,8 @@ void ntrace_enc_lost(struct ntrace_encoder *e)
 	e->icnt_sync_due = false;
 	e->seq_prev = 0;
 	e->bcnt = 0;
-	e->rep_count = 0;
+	hb_clear(&e->hb);	/* lost with the rest */
+	e->hb.run_p = 0;
 	emit_raw(e, &m);
 	e->started = false;
 	e->start_sync = NTRACE_SYNC_FIFO_OVERRUN;

@@ -723,15 +723,15 @@ static void test_hrepeat_example(void)
 	}
 	c.trTeInstMode = NTRACE_INST_MODE_HTM;
 	c.trTeInstEnRepeatedHistory = true;
-	c.hist_bits = 31;
 	ntrace_enc_init(&e, &c, sink, s);
 	for (int i = 0; i < k; i++)
 		ntrace_enc_retire(&e, &recs[i]);
 	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
 	n = parse_all(&c, s->b, s->n, m, 8);
-	CHECK(n == 3 && m[1].tcode == 27 && m[1].rcode == 2 && m[1].rdata == 0x55555555 &&
-	      m[1].hrepeat == 10,
-	      "ch9 example: one ResourceFull RCODE=2 RDATA=0x55555555 HREPEAT=10 for 10 full HIST");
+	CHECK(n == 3 && m[1].tcode == 27 && m[1].rcode == 2 && m[1].rdata == 0x5 &&
+	      m[1].hrepeat == 150 && m[2].cdf == 1 && m[2].hist == 0x2,
+	      "ch9 example: the shorter form, one ResourceFull RCODE=2 RDATA=0b1_01 HREPEAT=150 "
+	      "(and the 301st outcome in the last message's HIST=0b1_0)");
 	got.n = 0;
 	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
 	ntrace_dec_buffer(d, s->b, s->n);
@@ -739,7 +739,284 @@ static void test_hrepeat_example(void)
 	for (int i = 0; ok && i < k; i++)
 		ok = got.a[i] == recs[i].addr;
 	CHECK(ok, "ch9 example: HREPEAT stream decodes to the %d executed addresses", k);
+
+	/* the first form (10 full 31-outcome HIST repeated), made by hand:
+	 * the decoder takes any split of the same outcomes */
+	{
+		struct ntrace_msg w[3] = {
+			{ .tcode = NTRACE_TCODE_PROG_TRACE_SYNC, .sync = NTRACE_SYNC_TRACE_ENABLE,
+			  .addr = 0x100 >> 1 },
+			{ .tcode = NTRACE_TCODE_RESOURCE_FULL, .rcode = NTRACE_RCODE_HREPEAT,
+			  .rdata = 0x55555555, .hrepeat = 10 },
+			{ .tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION, .evcode = 4, .cdf = 1,
+			  .icnt = 2 * 4 * 301 / 2, .hist = 0 },
+		};
+		/* 10 x 30 outcomes, then the 301st (0) in the last message */
+		w[2].hist = 0x2;
+		s->n = 0;
+		for (int i = 0; i < 3; i++) {
+			int len = ntrace_msg_encode(&c, &w[i], s->b + s->n, sizeof(s->b) - s->n);
+
+			s->n += len > 0 ? (size_t)len : 0;
+		}
+		got.n = 0;
+		ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+		ntrace_dec_buffer(d, s->b, s->n);
+		ok = d->errors == 0 && got.n == (size_t)k;
+		for (int i = 0; ok && i < k; i++)
+			ok = got.a[i] == recs[i].addr;
+		CHECK(ok, "ch9 example: the first form, RCODE=2 RDATA=0x55555555 HREPEAT=10, "
+		      "decodes to the same %d addresses", k);
+	}
 	free(recs);
+	free(s);
+	free(d);
+}
+
+/*
+ * Patterns of any length (chapter 9: "it can be expanded to any size of
+ * pattern"): a loop whose outcomes repeat every 3 (or 12, 29) branches, a
+ * period no 31-bit HIST register repeats, is one ResourceFull RCODE=2 with
+ * the pattern and its count.
+ */
+static void test_hist_patterns(void)
+{
+	static const unsigned periods[] = { 3, 12, 29 };
+	struct ntrace_config c = cfg_default();
+	struct ntrace_ingress *recs = calloc(4000, sizeof(*recs));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_encoder e;
+	struct ntrace_msg m[16];
+
+	/* 0x100: beq a0,a1,0x108; 0x104: j 0x100; 0x108: j 0x100 */
+	memset(code, 0, sizeof(code));
+	put32(0x100, enc_b(0, 10, 11, 8));
+	put32(0x104, enc_jal(0, -4));
+	put32(0x108, enc_jal(0, -8));
+	predecode();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.trTeInstEnRepeatedHistory = true;
+	for (unsigned t = 0; t < 3; t++) {
+		unsigned p = periods[t], reps = 1200 / p, k = 0, n;
+		uint64_t pattern = 1;
+		bool ok;
+
+		/* taken but every third outcome, and not the last (and the one
+		 * before it when p is a multiple of 3): 100, 110110110100, ... */
+		for (unsigned j = 0; j < p; j++)
+			pattern = pattern << 1 | (j % 3 != 2 && j != p - 1 &&
+						  !(p % 3 == 0 && j == p - 2));
+		for (unsigned i = 0; i < reps * p; i++) {
+			unsigned taken = (unsigned)(pattern >> (p - 1 - i % p)) & 1;
+
+			recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 4,
+				.itype = taken ? NTRACE_ITYPE_BRANCH_TAKEN : NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+			recs[k++] = (struct ntrace_ingress){ .addr = taken ? 0x108 : 0x104, .ilen = 4,
+				.itype = NTRACE_ITYPE_DIRECT_JUMP_NL };
+		}
+		s->n = 0;
+		ntrace_enc_init(&e, &c, sink, s);
+		for (unsigned i = 0; i < k; i++)
+			ntrace_enc_retire(&e, &recs[i]);
+		ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+		n = (unsigned)parse_all(&c, s->b, s->n, m, 16);
+		CHECK(n == 3 && m[1].tcode == NTRACE_TCODE_RESOURCE_FULL &&
+		      m[1].rcode == NTRACE_RCODE_HREPEAT && m[1].rdata == pattern &&
+		      m[1].hrepeat == reps && m[2].cdf == 0,
+		      "HTM + repeated history: a %u-outcome pattern repeated %u times is one "
+		      "ResourceFull RCODE=2 RDATA=%#llx HREPEAT=%u (%zu bytes)", p, reps,
+		      (unsigned long long)pattern, reps, s->n);
+		got.n = 0;
+		ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+		ntrace_dec_buffer(d, s->b, s->n);
+		ok = d->errors == 0 && got.n == k;
+		for (unsigned i = 0; ok && i < k; i++)
+			ok = got.a[i] == recs[i].addr;
+		CHECK(ok, "HTM + repeated history: the %u-outcome pattern decodes to the %u addresses",
+		      p, k);
+	}
+	free(recs);
+	free(s);
+	free(d);
+}
+
+/*
+ * A RepeatBranch only right after the message it repeats: decoders repeat
+ * "the previous message" (NexRv's decoder would repeat a ResourceFull).
+ * Two identical loops of 40 outcomes end in identical IndirectBranchHist
+ * messages, each after ResourceFull: the second is sent, not folded; two of
+ * 20 outcomes (no ResourceFull) fold.
+ */
+static void test_repeat_branch_after_resource_full(void)
+{
+	struct ntrace_config c = cfg_default();
+	struct ntrace_ingress recs[200];
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_encoder e;
+	struct ntrace_msg m[32];
+
+	/* 0x100: c.add; 0x102: bne a0,a1,0x100; 0x106: jr t1 (to 0x100) */
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(1, 10, 11, -2));
+	put32(0x106, enc_jalr(0, 6));
+	predecode();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.trTeInstEnRepeatedHistory = true;
+	c.repeat_branch = true;
+	for (unsigned loops = 40; loops >= 20; loops -= 20) {
+		int n, k = 0, rb_after_rf = 0, rb = 0;
+		bool ok;
+
+		for (int seg = 0; seg < 2; seg++) {
+			for (unsigned i = 0; i < loops; i++) {
+				recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 2 };
+				recs[k++] = (struct ntrace_ingress){ .addr = 0x102, .ilen = 4,
+					.itype = i < loops - 1 ? NTRACE_ITYPE_BRANCH_TAKEN :
+								 NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+			}
+			recs[k++] = (struct ntrace_ingress){ .addr = 0x106, .ilen = 4,
+				.itype = NTRACE_ITYPE_INDIRECT_JUMP_NL };
+		}
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 2 };
+		s->n = 0;
+		ntrace_enc_init(&e, &c, sink, s);
+		for (int i = 0; i < k; i++)
+			ntrace_enc_retire(&e, &recs[i]);
+		ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+		n = parse_all(&c, s->b, s->n, m, 32);
+		for (int i = 1; i < n; i++) {
+			rb += m[i].tcode == NTRACE_TCODE_REPEAT_BRANCH;
+			rb_after_rf += m[i].tcode == NTRACE_TCODE_REPEAT_BRANCH &&
+				       m[i - 1].tcode == NTRACE_TCODE_RESOURCE_FULL;
+		}
+		got.n = 0;
+		ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+		ntrace_dec_buffer(d, s->b, s->n);
+		ok = d->errors == 0 && got.n == (size_t)k;
+		for (int i = 0; ok && i < k; i++)
+			ok = got.a[i] == recs[i].addr;
+		CHECK(ok && !rb_after_rf && rb == (loops == 20),
+		      "RepeatBranch: two identical %u-outcome loops %s (%d RepeatBranch, %d after a "
+		      "ResourceFull), decodes", loops,
+		      loops == 20 ? "fold into one" : "each send their IndirectBranchHist", rb,
+		      rb_after_rf);
+	}
+	free(s);
+	free(d);
+}
+
+/*
+ * HIST full long before any I-CNT: a 2-instruction loop run 155,000 times in
+ * HTM with the largest I-CNT limit sends 5,000 ResourceFull (HIST) messages
+ * before the I-CNT of those instructions comes (in the last message).  The
+ * decoder used to queue them and gave up at the 4,097th ("HIST does not
+ * match the code at ResourceFull"); it now walks HIST bits as they come.
+ */
+struct check_ctx {
+	const struct ntrace_ingress *recs;
+	size_t n, i;
+	bool ok;
+};
+
+static void check_exec(void *ctx, uint64_t addr, unsigned flags)
+{
+	struct check_ctx *c = ctx;
+
+	(void)flags;
+	if (c->i >= c->n || c->recs[c->i].addr != addr)
+		c->ok = false;
+	c->i++;
+}
+
+static void test_hist_full_before_icnt(void)
+{
+	enum { LOOPS = 155000 };
+	struct ntrace_config c = cfg_default();
+	struct ntrace_ingress *recs = calloc(2 * LOOPS + 1, sizeof(*recs));
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct check_ctx cc = { .recs = recs, .ok = true };
+	struct ntrace_parser p;
+	struct ntrace_encoder e;
+	struct ntrace_msg m;
+	size_t k = 0, hist_full = 0;
+
+	/* 0x100: c.add a0,a2; 0x102: bne a0,a1,0x100; 0x106: c.add */
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(1, 10, 11, -2));
+	put16(0x106, C_ADD);
+	predecode();
+	for (int i = 0; i < LOOPS; i++) {
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x100, .ilen = 2 };
+		recs[k++] = (struct ntrace_ingress){ .addr = 0x102, .ilen = 4,
+			.itype = i < LOOPS - 1 ? NTRACE_ITYPE_BRANCH_TAKEN : NTRACE_ITYPE_BRANCH_NOT_TAKEN };
+	}
+	recs[k++] = (struct ntrace_ingress){ .addr = 0x106, .ilen = 2 };
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	c.icnt_limit = 4194296;
+	ntrace_enc_init(&e, &c, sink, s);
+	for (size_t i = 0; i < k; i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	ntrace_parser_init(&p, &c, s->b, s->n);
+	while (ntrace_parse_next(&p, &m) == NTRACE_OK)
+		hist_full += m.tcode == NTRACE_TCODE_RESOURCE_FULL && m.rcode == NTRACE_RCODE_HIST;
+	cc.n = k;
+	ntrace_dec_init(d, &c, lookup, check_exec, NULL, &cc);
+	ntrace_dec_buffer(d, s->b, s->n);
+	CHECK(hist_full > 4096 && d->errors == 0 && cc.ok && cc.i == k,
+	      "HTM, I-CNT limit 4194296: a 2-instruction loop run %d times (%zu HIST-full "
+	      "ResourceFull before any I-CNT) decodes to its %zu addresses (%llu errors)",
+	      LOOPS, hist_full, k, (unsigned long long)d->errors);
+	free(recs);
+	free(s);
+	free(d);
+}
+
+/*
+ * A conditional branch that ends the range of an IndirectBranch without a
+ * HIST bit: the reference encoder (NexRv) models no trap and reports an
+ * instruction a trap follows as an indirect jump, branches included.  Its
+ * direction does not matter there (the message gives the next address).
+ */
+static void test_branch_ends_indirect_range(void)
+{
+	const struct ntrace_ingress recs[] = {
+		{ .addr = 0x100, .ilen = 2 },
+		{ .addr = 0x102, .ilen = 4, .itype = NTRACE_ITYPE_BRANCH_NOT_TAKEN },
+		{ .addr = 0x106, .ilen = 4, .itype = NTRACE_ITYPE_INDIRECT_JUMP_NL },	/* bne, then a trap */
+		{ .addr = 0x300, .ilen = 4 },
+	};
+	struct ntrace_config c = cfg_default();
+	struct stream *s = calloc(1, sizeof(*s));
+	struct ntrace_decoder *d = calloc(1, sizeof(*d));
+	struct ntrace_encoder e;
+	bool ok;
+
+	memset(code, 0, sizeof(code));
+	put16(0x100, C_ADD);
+	put32(0x102, enc_b(0, 10, 11, 0x40));
+	put32(0x106, enc_b(1, 10, 11, 0x40));
+	put32(0x300, ADD);
+	predecode();
+	c.trTeInstMode = NTRACE_INST_MODE_HTM;
+	ntrace_enc_init(&e, &c, sink, s);
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
+		ntrace_enc_retire(&e, &recs[i]);
+	ntrace_enc_stop(&e, NTRACE_EVCODE_TRACE_DISABLED);
+	got.n = 0;
+	ntrace_dec_init(d, &c, lookup, exec_cb, NULL, NULL);
+	ntrace_dec_buffer(d, s->b, s->n);
+	ok = d->errors == 0 && got.n == 4;
+	for (size_t i = 0; ok && i < 4; i++)
+		ok = got.a[i] == recs[i].addr;
+	CHECK(ok, "HTM: a branch ending an IndirectBranch range with no HIST bit of its own "
+	      "(a trap after it, as NexRv reports it) decodes (%llu errors)",
+	      (unsigned long long)d->errors);
 	free(s);
 	free(d);
 }
@@ -1326,6 +1603,10 @@ int main(int argc, char **argv)
 	test_address_examples();
 	test_icnt_examples();
 	test_hrepeat_example();
+	test_hist_patterns();
+	test_repeat_branch_after_resource_full();
+	test_hist_full_before_icnt();
+	test_branch_ends_indirect_range();
 	test_isa();
 	test_sequential_jump();
 	test_all_jumps();

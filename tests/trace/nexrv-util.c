@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The NexRv cross-check's helpers (tests/trace/nexrv-xcheck.sh):
+ *
+ *   nexrv-util encode [controls] -o T.ntr PCSEQ
+ *       a PCSEQ file (nexrv-convert.c), type for type, into Tally's encoder
+ *       (lib/ntrace), the controls named as tally-trace names them (until
+ *       tally-trace encode reads PCSEQ; the cross-check uses it when it does)
+ *   nexrv-util same A B
+ *       two lists of addresses, one a line, any hex spelling: equal?
+ *   nexrv-util cputime OUT CMD...
+ *       runs CMD with its stdout to OUT, prints its user + system CPU
+ *       seconds (getrusage)
+ *   nexrv-util stackcheck PCSEQ
+ *       where NexRv's decoder overflows its return stack
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <tally/ntrace.h>
+
+static void die(const char *what)
+{
+	fprintf(stderr, "nexrv-util: %s\n", what);
+	exit(2);
+}
+
+/* ---- encode: PCSEQ into Tally's encoder ------------------------------------ */
+
+static void sink(void *ctx, const uint8_t *bytes, size_t n)
+{
+	if (fwrite(bytes, 1, n, ctx) != n)
+		die("cannot write the stream");
+}
+
+static uint8_t itype_of(const char *t, unsigned *size)
+{
+	uint8_t itype;
+
+	switch (t[0]) {
+	case 'L': itype = NTRACE_ITYPE_NONE; break;
+	case 'B': itype = t[1] == 'N' ? NTRACE_ITYPE_BRANCH_NOT_TAKEN : NTRACE_ITYPE_BRANCH_TAKEN; break;
+	case 'J': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_JUMP_NL : NTRACE_ITYPE_DIRECT_JUMP_NL; break;
+	case 'C': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_CALL : NTRACE_ITYPE_DIRECT_CALL; break;
+	case 'R': itype = NTRACE_ITYPE_RETURN; break;
+	default: die("unknown PCSEQ type");
+	}
+	while (*t && (*t < '0' || *t > '9'))
+		t++;
+	*size = (unsigned)atoi(t);
+	if (*size != 2 && *size != 4)
+		die("PCSEQ size is not 2 or 4");
+	return itype;
+}
+
+static int cmd_encode(int argc, char **argv)
+{
+	struct ntrace_config cfg;
+	struct ntrace_encoder *e = malloc(sizeof(*e));
+	const char *out = NULL, *input = NULL;
+	FILE *in, *f;
+	char line[128];
+	uint64_t n = 0;
+
+	if (!e)
+		die("out of memory");
+	ntrace_config_default(&cfg);
+	for (int a = 2; a < argc; a++) {
+		const char *v = a + 1 < argc ? argv[a + 1] : "";
+
+		if (!strcmp(argv[a], "--mode")) {
+			cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
+			a++;
+		} else if (!strcmp(argv[a], "--implicit-return")) {
+			cfg.trTeInstImplicitReturnMode = (uint8_t)atoi(v);
+			a++;
+		} else if (!strcmp(argv[a], "--stack-depth")) {
+			cfg.ret_stack_depth = (uint8_t)atoi(v);
+			a++;
+		} else if (!strcmp(argv[a], "--icnt-limit")) {
+			cfg.icnt_limit = (uint32_t)strtoul(v, NULL, 0);
+			a++;
+		} else if (!strcmp(argv[a], "--hist-bits")) {
+			cfg.hist_bits = (uint8_t)atoi(v);
+			a++;
+		} else if (!strcmp(argv[a], "--repeat-history")) {
+			cfg.trTeInstEnRepeatedHistory = true;
+		} else if (!strcmp(argv[a], "--repeat-branch")) {
+			cfg.repeat_branch = true;
+		} else if (!strcmp(argv[a], "-o")) {
+			out = v;
+			a++;
+		} else if (argv[a][0] == '-') {
+			die("unknown option");
+		} else {
+			input = argv[a];
+		}
+	}
+	if (!out || !input)
+		die("usage: encode [controls] -o T.ntr PCSEQ");
+	in = fopen(input, "r");
+	f = fopen(out, "wb");
+	if (!in || !f)
+		die("cannot open a file");
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	if (ntrace_enc_init(e, &cfg, sink, f))
+		die("invalid trace controls");
+	while (fgets(line, sizeof(line), in)) {
+		struct ntrace_ingress r = { .priv = 3 };
+		char *comma = strchr(line, ',');
+		unsigned size;
+
+		if (line[0] == '.' || !comma)
+			continue;
+		r.addr = strtoull(line, NULL, 16);
+		r.itype = itype_of(comma + 1, &size);
+		r.ilen = (uint8_t)size;
+		r.tstamp = n++;
+		ntrace_enc_retire(e, &r);
+	}
+	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED);
+	if (e->error)
+		die(ntrace_strerror(e->error));
+	if (fclose(f))
+		die("cannot write the stream");
+	fclose(in);
+	fprintf(stderr, "nexrv-util: %llu instructions, %llu messages, %llu bytes\n",
+		(unsigned long long)n, (unsigned long long)e->messages,
+		(unsigned long long)e->bytes);
+	free(e);
+	return 0;
+}
+
+/* ---- same: two lists of addresses, one a line, compared as numbers ------- */
+
+static int cmd_same(int argc, char **argv)
+{
+	FILE *a, *b;
+	char la[64], lb[64];
+	uint64_t line = 0;
+
+	if (argc != 4)
+		die("usage: same A B");
+	a = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
+	b = strcmp(argv[3], "-") ? fopen(argv[3], "r") : stdin;
+	if (!a || !b)
+		die("cannot open a list");
+	for (;;) {
+		bool ga = fgets(la, sizeof(la), a) != NULL, gb = fgets(lb, sizeof(lb), b) != NULL;
+
+		line++;
+		if (!ga && !gb)
+			return 0;
+		if (ga != gb || strtoull(la, NULL, 16) != strtoull(lb, NULL, 16)) {
+			printf("line %llu: %s <> %s\n", (unsigned long long)line,
+			       ga ? strtok(la, "\n") : "(end)", gb ? strtok(lb, "\n") : "(end)");
+			return 1;
+		}
+	}
+}
+
+/*
+ * ---- stackcheck: where NexRv's decoder overflows its return stack ---------
+ *
+ * NexRv's decoder keeps its return stack in callStack[32] (NexRv.c), but its
+ * push wraps the top index after 32, not 31: the 33rd slot is callStack[32],
+ * past the array (on x86-64 with gcc, over callStackTop and callStackCnt),
+ * and a pop at slot 0 goes to slot 31.  Pushes move the top, pops only when
+ * the stack is not empty, so the top drifts and reaches 32 in long traces,
+ * whatever the stream.  This replays the decoder's pushes (every call it
+ * walks) and pops (every return) over the executed sequence and prints the
+ * number (1-based) of the first instruction that writes callStack[32], 0
+ * if none: NexRv cannot be trusted past it in an implicit-return stream.
+ */
+static int cmd_stackcheck(int argc, char **argv)
+{
+	uint64_t line_no = 0;
+	unsigned top = 0, count = 0;
+	FILE *in;
+	char line[128];
+
+	if (argc != 3 || !(in = fopen(argv[2], "r")))
+		die("usage: stackcheck PCSEQ");
+	while (fgets(line, sizeof(line), in)) {
+		char *comma = strchr(line, ',');
+
+		if (line[0] == '.' || !comma)
+			continue;
+		line_no++;
+		if (comma[1] == 'C') {
+			top = top >= 32 ? 0 : top + 1;
+			if (top == 32) {
+				printf("%llu\n", (unsigned long long)line_no);
+				return 0;
+			}
+			count += count < 32;
+		} else if (comma[1] == 'R' && count) {
+			count--;
+			top = top == 0 ? 31 : top - 1;
+		}
+	}
+	printf("0\n");
+	return 0;
+}
+
+/* ---- cputime: a command's CPU time, to the microsecond -------------------- */
+
+static int cmd_cputime(int argc, char **argv)
+{
+	struct rusage ru;
+	int status, fd;
+	pid_t pid;
+
+	if (argc < 4)
+		die("usage: cputime OUT CMD...");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0)
+			_exit(127);
+		execvp(argv[3], argv + 3);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) != pid)
+		die("wait4");
+	printf("%.6f\n", (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "encode"))
+		return cmd_encode(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "same"))
+		return cmd_same(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "cputime"))
+		return cmd_cputime(argc, argv);
+	if (argc > 1 && !strcmp(argv[1], "stackcheck"))
+		return cmd_stackcheck(argc, argv);
+	fprintf(stderr, "usage: nexrv-util encode|same|cputime|stackcheck ... (see the source)\n");
+	return 2;
+}
