@@ -110,7 +110,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-unit check-sbi check-trace check-linux check-kvm \
+.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm \
 	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
@@ -207,6 +207,10 @@ check: all
 
 check-unit:
 	@tests/run-all.sh $(O) unit
+
+# the inner loop (a few minutes): host unit tests, devicetree, SBI payload on virt
+check-quick:
+	@tests/run-all.sh $(O) quick
 
 check-sbi: all
 	@tests/run-all.sh $(O) sbi

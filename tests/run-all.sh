@@ -4,7 +4,8 @@
 # (optionally behind a "name: " prefix).  A suite that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm]...   (default: all)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|quick]...
+#   (default: all but quick, which is make check-quick's subset of unit and sbi)
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,23 @@ suite_unit() {
 	"$root/tests/dt/run.sh" "$out" || status=1
 	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
 	"$root/tests/fuzz/run.sh" "$out" || status=1
+	return $status
+}
+
+# make check-quick, the inner loop: the firmware and the structure check, the
+# host unit tests, the devicetree suite and the SBI payload's full run on
+# QEMU virt (fw_dynamic); no fuzzing, no other board, no hostile run.
+suite_quick() {
+	local status=0
+	make -s -C "$root" O="$out" firmware &&
+	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
+	for t in sbi pmu board ntrace; do
+		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
+	done
+	"$root/tests/dt/run.sh" "$out" || status=1
+	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	SBI_QUICK=1 "$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
+		"$fw/fw_dynamic.bin" || status=1
 	return $status
 }
 
@@ -182,13 +200,18 @@ suite_kvm() {
 	"$root/tests/kvm/run.sh" "$dir" "$out/kvm" "$fw/fw_dynamic.bin"
 }
 
+# "12 min 5 s": the time a suite took, for its summary line
+minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
+
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 times=() all_start=$SECONDS
 for s in "${suites[@]}"; do
 	log="$logdir/$s.log"
 	echo "=== suite: $s (log: $log)"
+	start=$SECONDS
 	"suite_$s" 2>&1 | tee "$log"
 	status=${PIPESTATUS[0]}
+	took=$((SECONDS - start))
 	p=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/PASS}" "$log")
 	f=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/FAIL}" "$log")
 	k=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/SKIP}" "$log")
@@ -196,8 +219,10 @@ for s in "${suites[@]}"; do
 		echo "FAIL: suite $s exited with status $status"
 		f=1
 	fi
-	echo "--- suite $s: $p passed, $f failed, $k skipped"
+	echo "--- suite $s: $p passed, $f failed, $k skipped ($(minutes $took))"
+	times+=("$s $(minutes $took)")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 done
+echo "time: ${times[*]/%/,} total $(minutes $((SECONDS - all_start)))" | sed 's/,,/,/g; s/, total/; total/'
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]
