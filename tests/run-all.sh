@@ -14,6 +14,12 @@ shift || true
 suites=("$@")
 [[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)	# trace after linux: it traces the Linux boot
 fw="$out/platform/generic/firmware"
+# The side-by-side runs on OpenSBI 1.1 and 1.9 (Linux boots, KVM selftests)
+# print INFO lines only, never counted: they cost a third of the Linux and
+# KVM suites' time, so they run with TALLY_COMPARE=1 (and in make bench).
+if [[ ${TALLY_COMPARE:-0} != 1 ]]; then
+	export OPENSBI_DIR= OPENSBI_ANCHOR=
+fi
 logdir="$out/test-logs"
 mkdir -p "$logdir"
 
