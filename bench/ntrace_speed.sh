@@ -69,9 +69,9 @@ fi
 
 # best CPU seconds of 3 runs of a command (its stdout to OUT)
 best_of_3() {
-	local best="" t i stdout=$1
+	local best="" t stdout=$1
 	shift
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		t=$("$util" cputime "$stdout" "$@") || return 1
 		best=$(awk -v a="$t" -v b="${best:-1e9}" 'BEGIN { print (a < b) ? a : b }')
 	done
