@@ -226,14 +226,17 @@ check-kvm: all
 
 bench: all
 	@bench/run.sh $(O)
-	@tests/trace/nexrv-xcheck.sh $(O) --full
+	@tests/trace/nexrv-xcheck.sh $(O) --full --table
+	@bench/ntrace_speed.sh $(O)
 
-# The libFuzzer targets of tests/fuzz as a campaign: time-bounded, a random
-# seed (printed) unless FUZZ_SEED; check-unit's run is short and fixed.
+# The libFuzzer targets of tests/fuzz and tally-trace's (tests/trace/fuzz.sh)
+# as a campaign: time-bounded, a random seed (printed) unless FUZZ_SEED;
+# check-unit's and check-trace's runs are short and fixed.
 # make fuzz [FUZZ_TIME=seconds per target] [FUZZ_SEED=n]
 FUZZ_TIME	?= 600
 fuzz:
 	@tests/fuzz/run.sh $(O) --time $(FUZZ_TIME)
+	@tests/trace/fuzz.sh $(O) --time $(FUZZ_TIME)
 
 # where each costly call's instructions go (needs make bench's payload first)
 bench-breakdown: all

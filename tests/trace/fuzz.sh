@@ -16,15 +16,32 @@
 # and for ELF files two small programs (RV64, RV32) built from
 # tests/trace/progs/loop.S with every malformed case of bad-elf.py.
 #
-# Usage: tests/trace/fuzz.sh <build-dir> [--runs-scale N]  (FUZZ_SEED, default 1)
+# Usage: tests/trace/fuzz.sh <build-dir> [--runs-scale N] [--time S]  (FUZZ_SEED)
+#   --runs-scale N  N times the inputs per target (deterministic, seed 1)
+#   --time S        a campaign (make fuzz): at most S seconds per target,
+#                   unbounded inputs, a seed from the clock unless FUZZ_SEED
+#                   (printed), and the corpus kept between campaigns in
+#                   <out>/trace/fuzz/campaign-<target>
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
-scale=1
-[[ ${2:-} == --runs-scale ]] && scale=${3:-1}
+shift || true
+scale=1 time_s=""
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--runs-scale) scale=$2; shift 2 ;;
+	--time) time_s=$2; shift 2 ;;
+	*) echo "usage: $0 <build-dir> [--runs-scale N] [--time S]" >&2; exit 2 ;;
+	esac
+done
 work="$out/trace/fuzz"
-seed=${FUZZ_SEED:-1}
+if [[ -n $time_s ]]; then
+	seed=${FUZZ_SEED:-$(( $(date +%s%N) % 2147483647 ))}
+	echo "trace fuzz campaign: ${time_s} s per target, seed $seed (FUZZ_SEED=$seed to repeat)"
+else
+	seed=${FUZZ_SEED:-1}
+fi
 failures=0
 pass() { echo "PASS: trace: fuzz: $*"; }
 fail() { echo "FAIL: trace: fuzz: $*"; failures=$((failures + 1)); }
@@ -81,11 +98,20 @@ for target in fuzz_decoder fuzz_elf fuzz_sidefile fuzz_input; do
 		fail "$target: build: $(head -3 "$work/$target-build.log")"
 		continue
 	fi
-	n=$((runs[$target] * scale))
-	corpus="$work/corpus-$target"
-	rm -rf "$corpus" "$work/crash-$target-"* && mkdir -p "$corpus"
+	# deterministic: a fixed number of inputs from the seeds alone; a
+	# campaign: a time bound, the corpus of the earlier campaigns kept
+	if [[ -n $time_s ]]; then
+		bound=(-max_total_time="$time_s")
+		corpus="$work/campaign-$target"
+		mkdir -p "$corpus"
+	else
+		bound=(-runs=$((runs[$target] * scale)) -reload=0)
+		corpus="$work/corpus-$target"
+		rm -rf "$corpus" && mkdir -p "$corpus"
+	fi
+	rm -f "$work/crash-$target-"*
 	start=$SECONDS
-	"${norandom[@]}" "$bin" -seed="$seed" -runs="$n" -reload=0 -timeout=10 -max_len=8192 \
+	"${norandom[@]}" "$bin" -seed="$seed" "${bound[@]}" -timeout=10 -max_len=8192 \
 		-print_final_stats=1 -artifact_prefix="$work/crash-$target-" \
 		"$corpus" "${seeds[$target]}" >"$work/$target.log" 2>&1
 	status=$?

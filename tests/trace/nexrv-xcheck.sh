@@ -26,16 +26,23 @@
 # firmware/kernel images, QEMU's version and command, the recorder, the
 # converter and NexRv's sources): a second run records nothing.
 #
-# Usage: tests/trace/nexrv-xcheck.sh <build-dir> [--full]
-#   --full  the long variant (make bench): the Linux boot to 60 M instructions
-#           (or to the first it cannot follow: 41 M) instead of 6 M, and the
-#           decode speed of both (CPU time, <out>/trace/nexrv/speed.md)
+# Usage: tests/trace/nexrv-xcheck.sh <build-dir> [--full] [--table]
+#   --full   the long variant (make bench): the Linux boot to 60 M instructions
+#            (or to the first it cannot follow: 41 M) instead of 6 M
+#   --table  print the size table (sizes.md) at the end
+# The decode speed of both decoders on these recordings: bench/ntrace_speed.sh.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
-full=0
-[[ ${2:-} == --full ]] && full=1
+full=0 table=0
+for arg in "${@:2}"; do
+	case $arg in
+	--full) full=1 ;;
+	--table) table=1 ;;
+	*) echo "nexrv-xcheck.sh: unknown option $arg (--full, --table)" >&2; exit 2 ;;
+	esac
+done
 fw="$out/platform/generic/firmware"
 tool="$out/host/tools/tally-trace"
 plugin="$out/host/tools/tally-trace-plugin.so"
@@ -153,7 +160,6 @@ record() {
 }
 
 declare -A ratio_sum ratio_n
-checked=()
 # the table: a row per program, NexRv / Tally bytes and their ratio per mode
 {
 	echo -n "| program | instructions |"
@@ -169,7 +175,6 @@ check() {
 	local name=$1 n m allowed topt best bestv bestf v tb ir r why row
 	n=$(wc -l <"$dir/addr")
 	row="| $name | $n |"
-	checked+=("$dir")
 	for m in "${modes[@]}"; do
 		IFS='|' read -r mname allowed topt <<<"$m"
 		best=0
@@ -298,50 +303,6 @@ for m in "${modes[@]}"; do
 	geo_row="$geo_row | | **$g** |"
 done
 echo "$geo_row" >>"$work/sizes.md"
-# Decode speed (--full, make bench): the same stream (NexRv's HTM stream,
-# -norbm, which both decoders read) decoded by NexRv and by tally-trace, each
-# printing every executed address to a file (its own format), CPU time of
-# the whole process (user + system, getrusage), the least of 3 runs each
-if [[ $full == 1 ]]; then
-	echo "| program | instructions | NexRv CPU s | NexRv M instr/s | tally-trace CPU s | tally-trace M instr/s | speed-up |" >"$work/speed.md"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |" >>"$work/speed.md"
-	tn=0 tr=0 tt=0
-	for d in "${checked[@]}"; do
-		name=$(basename "$d")
-		name=${name%-*}
-		[[ -f $d/v1.nex ]] || continue
-		n=$(wc -l <"$d/addr")
-		best_r="" best_t=""
-		for i in 1 2 3; do
-			r=$("$util" cputime "$work/speed.out" "$nexrv" -deco "$d/v1.nex" -pcinfo "$d/pcinfo" \
-				-pcout "$work/speed.nex.txt")
-			t=$("$util" cputime "$work/speed.out" "$tool" decode -q --mode htm --code "$d/code" -o - "$d/v1.nex")
-			best_r=$(awk -v a="$r" -v b="${best_r:-1e9}" 'BEGIN { print (a < b) ? a : b }')
-			best_t=$(awk -v a="$t" -v b="${best_t:-1e9}" 'BEGIN { print (a < b) ? a : b }')
-		done
-		if ! "$util" same "$work/speed.out" "$d/addr" >/dev/null ||
-		   ! "$util" same "$work/speed.nex.txt" "$d/addr" >/dev/null; then
-			fail "speed: $name: a decoder's output differs from the executed addresses"
-			continue
-		fi
-		tn=$((tn + n))
-		tr=$(awk -v a="$tr" -v b="$best_r" 'BEGIN { print a + b }')
-		tt=$(awk -v a="$tt" -v b="$best_t" 'BEGIN { print a + b }')
-		awk -v p="$name" -v n="$n" -v r="$best_r" -v t="$best_t" 'BEGIN {
-			printf "| %s | %d | %.3f | %.1f | %.3f | %.1f | %.2f |\n", p, n, r, n / r / 1e6, t, n / t / 1e6, r / t }' \
-			>>"$work/speed.md"
-	done
-	rm -f "$work/speed.out" "$work/speed.nex.txt"
-	awk -v n="$tn" -v r="$tr" -v t="$tt" 'BEGIN {
-		printf "| all | %d | %.3f | %.1f | %.3f | %.1f | %.2f |\n", n, r, n / r / 1e6, t, n / t / 1e6, r / t }' \
-		>>"$work/speed.md"
-	ratio=$(awk -v r="$tr" -v t="$tt" 'BEGIN { printf "%.2f", r / t }')
-	if awk -v x="$ratio" 'BEGIN { exit !(x >= 1.5) }'; then
-		pass "speed: tally-trace decodes $tn instructions ${ratio}x as fast as NexRv (CPU time, output included; >= 1.5)"
-	else
-		fail "speed: tally-trace decodes $tn instructions only ${ratio}x as fast as NexRv (CPU time, output included; < 1.5)"
-	fi
-	echo "(speed table: $work/speed.md)"
-fi
+[[ $table == 1 ]] && cat "$work/sizes.md"
 echo "(NexRv cross-check: $((SECONDS - t0)) s, Tally encoding with ${tally_encode[0]##*/}; table: $work/sizes.md)"
 [[ $failures -eq 0 ]]
