@@ -24,6 +24,7 @@
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
+#include <tally/fwft.h>
 #include <tally/pmu.h>
 #include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
@@ -49,6 +50,14 @@ struct hart_scratch {
 	unsigned long hartid;			/* what S-mode and the devicetree call it */
 	unsigned long index;			/* its hart index: where its state lives */
 	bool present;				/* listed in the devicetree */
+
+	/*
+	 * The per-hart state of the SBI extensions: one struct of the
+	 * extension's own, declared in its header, one field here, reached by
+	 * this_hart() (one CSR read; no index arithmetic on the hot paths).
+	 */
+	/* FWFT: each feature's value and lock (lib/sbi/sbi_fwft.c); 7 bytes */
+	struct fwft_hart fwft;
 
 	/* HSM */
 	unsigned long hsm_state;		/* SBI_HSM_STATE_*, atomic */

@@ -62,7 +62,5 @@ void sbi_sse_pmu_overflow(void);
 bool sbi_sse_wakes(void);
 /* ... and is delivered by a self-IPI once the hart is back in S-mode. */
 void sbi_sse_kick_self(void);
-/* HSM stop: the hart's events back to UNUSED, masked. */
-void sbi_sse_hart_reset(void);
 
 #endif

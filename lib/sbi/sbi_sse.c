@@ -777,7 +777,8 @@ void sbi_sse_kick_self(void)
 		platform.ops.ipi_send(this_hart_index());
 }
 
-void sbi_sse_hart_reset(void)
+/* Per-hart hook, HSM stop: the hart's events back to UNUSED, masked. */
+static void sbi_sse_hart_reset(void)
 {
 	struct hart_scratch *me = this_hart();
 
@@ -834,4 +835,5 @@ const struct sbi_extension sbi_ext_sse = {
 	.eid_last = SBI_EXT_SSE,
 	.name = "SSE",
 	.handle = sse_handle,
+	.hart_stop = sbi_sse_hart_reset,
 };
