@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The trap frame the entry code saves on the M-mode stack.  Registers are
- * indexed by their number so that decoders can use the instruction's rd/rs
- * fields directly.  On an interrupt from S/U-mode only the registers the C
- * code may clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are
- * preserved by the C calling convention.  An exception from S/U-mode (which
- * the firmware may emulate) and a trap from M-mode (the register dump) save
- * all of them.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
- * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
+ * The trap frame the entry code (firmware/fw_base.S) saves on the M-mode
+ * stack.  Registers are indexed by their number so that decoders can use
+ * the instruction's rd/rs fields directly.  What each path saves:
+ *   ecall from S-mode       ra, sp, tp, t0-t2, a0-a7: what C may clobber
+ *                           (C never touches t3-t6, FIXED_REGS; s0-s11 are
+ *                           callee-saved; nothing writes gp); no mepc or
+ *                           mstatus: sbi_ecall_handle() and the extensions
+ *                           use a0-a7 only
+ *   interrupt from S/U-mode those, plus gp, t3-t6, mepc and mstatus
+ *   exception from S/U-mode every register, mepc and mstatus (the firmware
+ *                           may emulate the instruction: any register)
+ *   any trap from M-mode    every register, mepc and mstatus (register dump)
  */
 #ifndef TALLY_TRAP_H
 #define TALLY_TRAP_H

@@ -253,10 +253,11 @@ void hart_init_local(void)
 			   (hart_features.has_h ? medeleg_hypervisor() : 0));
 	if (hart_features.has_h)
 		csr_clear(mstatus, MSTATUS_MPV);	/* the next mret enters HS-mode */
-	csr_write(mcounteren, 0xffffffffUL);
+	csr_write(mcounteren, COUNTEREN_ALL);
 	/* programmable counters stop until the PMU starts them; cycle and instret run */
 	if (hart_features.has_mcountinhibit)
-		csr_write(CSR_MCOUNTINHIBIT, ~0x7UL & 0xffffffffUL);
+		csr_write(CSR_MCOUNTINHIBIT,
+			  COUNTEREN_ALL & ~(COUNTEREN_CY | COUNTEREN_TM | COUNTEREN_IR));
 	if (hart_features.has_menvcfg && hart_features.has_sstc)
 		menvcfg_write(menvcfg_read() | MENVCFG_STCE);
 	if (hart_features.has_fp) {

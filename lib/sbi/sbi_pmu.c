@@ -326,7 +326,7 @@ void sbi_pmu_print_banner(void)
 uint32_t sbi_pmu_hart_counters(void)
 {
 	/* mcycle and minstret are mandatory; time (1) is not a PMU counter */
-	return (uint32_t)hart_features.hpm_mask | 1U | 4U;
+	return (uint32_t)(hart_features.hpm_mask | COUNTEREN_CY | COUNTEREN_IR);
 }
 
 /* A hart's PMU set-up failure is told once, not at every HSM start. */
