@@ -320,7 +320,7 @@ _trap_entry:
  * which reads or writes any register: an illegal instruction (a read of
  * the time CSR on a machine without it: QEMU sifive_u and spike), an
  * access fault on a page the firmware emulates for a device quirk
- * (lib/sbi/sbi_emulate.c).  The frame gets every register and every
+ * (lib/sbi/emulate.c).  The frame gets every register and every
  * register comes back from it.  Every exception takes this path, so that
  * an interrupt is told apart with one branch (bgez above); the others
  * are forwarded, a path that is not hot.  From M-mode (the CSR probes)

@@ -24,11 +24,11 @@
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
-#include <tally/fwft.h>
+#include <tally/sbi_fwft.h>
 #include <tally/pmu.h>
 #include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
 struct rfence_request {
@@ -107,7 +107,7 @@ void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2);
 long hart_boot_choice(unsigned long a0, unsigned long a1, unsigned long a2);
 
 /*
- * Top of the stack block of hart index i (sbi_hart.c): the only
+ * Top of the stack block of hart index i (hart.c): the only
  * definition, used by _start for the boot/HSM-wait stack and by cold_boot()
  * for the frame of traps from S-mode.
  */

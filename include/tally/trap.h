@@ -61,12 +61,12 @@ void trap_handler(struct trap_frame *tf);
 /* An illegal instruction from S/U-mode the firmware emulates (the time
  * CSR): true if done (rd written, mepc stepped); false if the caller must
  * forward the exception *cause (left as is, or set to the virtual-
- * instruction exception a guest's read raises). lib/sbi/sbi_emulate.c */
+ * instruction exception a guest's read raises). lib/sbi/emulate.c */
 bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn, unsigned long *cause);
 /* A load or store access fault from S-mode at vaddr on a page the firmware
  * serves (platform.trap_page): true if done (the register read or
  * written, mepc stepped), false if S-mode is to get the fault.
- * lib/sbi/sbi_emulate.c */
+ * lib/sbi/emulate.c */
 bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vaddr);
 
 /*
@@ -75,7 +75,7 @@ bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vadd
  * gates them all (illegal instruction); with V=1 hcounteren.TM gates VS
  * and VU and scounteren.TM VU too (virtual-instruction exception); with
  * V=0 scounteren.TM gates U (illegal instruction).  The firmware asks it
- * where it emulates the CSR (sbi_emulate.c); pure, for the unit test.
+ * where it emulates the CSR (emulate.c); pure, for the unit test.
  */
 enum time_csr_access { TIME_CSR_READ, TIME_CSR_ILLEGAL, TIME_CSR_VIRTUAL };
 

@@ -20,7 +20,7 @@
  * reset value, 0 for all six, and clears the locks.
  */
 #include <tally/console.h>
-#include <tally/fwft.h>
+#include <tally/sbi_fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
 #include <tally/sbi.h>

@@ -10,7 +10,7 @@
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 

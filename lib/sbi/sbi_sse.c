@@ -39,7 +39,7 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 #include <tally/spinlock.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 #include <tally/string.h>
 #include <tally/trap.h>
 

@@ -628,7 +628,7 @@ static void test_memregion(void)
 }
 
 /*
- * The time CSR read the firmware emulates (sbi_emulate.c): every mode and
+ * The time CSR read the firmware emulates (emulate.c): every mode and
  * every combination of the three TM bits against the privileged spec's
  * table.  QEMU checks hcounteren itself before its read traps, so only
  * this test reaches the VIRTUAL answers for VS.
