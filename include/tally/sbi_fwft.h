@@ -8,7 +8,7 @@
 /*
  * A hart's features (struct hart_scratch's fwft).  Bytes: every value a
  * feature takes is 0, 1, 7 or 16, and the seven bytes fill the padding
- * after hart_scratch.present, so the scratch keeps its size.
+ * after hart_scratch.present: they cost the scratch nothing.
  */
 struct fwft_hart {
 	unsigned char value[FWFT_FEATURES];
