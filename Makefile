@@ -13,7 +13,8 @@
 # Image variables, as OpenSBI's: FW_TEXT_START, FW_JUMP_ADDR, FW_JUMP_FDT_ADDR,
 # FW_PAYLOAD_PATH, FW_PAYLOAD_OFFSET, FW_PAYLOAD_FDT_ADDR; TALLY_MAX_HARTS;
 # TALLY_TEST_PMU_FAIL_HART=<id> (test builds: that hart's PMU set-up fails);
-# TALLY_TEST_PMP_ENTRIES=<n> (test builds: at most n PMP entries counted on a hart).
+# TALLY_TEST_PMP_ENTRIES=<n> (test builds: at most n PMP entries counted on a hart);
+# TALLY_TEST_SSE_EVENTS=1 (test builds: the virt board adds SSE events 0x4001, 0x4002).
 # LINUX_COMPAT=0: no accommodation of known Linux driver bugs, the strict SBI
 # spec (lib/pmu/pmu_linux_compat.c, docs/perf.md); PMU_SNAPSHOT=0: no PMU
 # snapshot (snapshot_set_shmem answers NOT_SUPPORTED; for benchmarks);
@@ -81,6 +82,7 @@ FW_DEFINES	:= -DTALLY_MAX_HARTS=$(TALLY_MAX_HARTS) -DFW_JUMP_ADDR=$(FW_JUMP_ADDR
 		   -DFW_JUMP_FDT_ADDR=$(FW_JUMP_FDT_ADDR)UL -DFW_PAYLOAD_FDT_ADDR=$(FW_PAYLOAD_FDT_ADDR)UL \
 		   $(if $(TALLY_TEST_PMU_FAIL_HART),-DTALLY_TEST_PMU_FAIL_HART=$(TALLY_TEST_PMU_FAIL_HART)) \
 		   $(if $(TALLY_TEST_PMP_ENTRIES),-DTALLY_TEST_PMP_ENTRIES=$(TALLY_TEST_PMP_ENTRIES)) \
+		   $(if $(TALLY_TEST_SSE_EVENTS),-DTALLY_TEST_SSE_EVENTS=1) \
 		   -DPMU_LINUX_COMPAT=$(LINUX_COMPAT) -DPMU_SNAPSHOT=$(PMU_SNAPSHOT) \
 		   $(if $(filter 1,$(PMU_STRICT_FILTERS)),-DPMU_STRICT_FILTERS=1) \
 		   $(if $(filter-out generic,$(PLATFORM)),-DTALLY_BOARD=board_$(PLATFORM))

@@ -200,6 +200,74 @@ hart_map_lottery:
 	REG_L	a7, TF_REG(17)(sp)
 .endm
 
+/*
+ * The callee-saved registers, which only an exception from S/U-mode
+ * (emulation) and a trap from M-mode (the register dump) put in the frame:
+ * saved into the frame at t0, restored from the frame at sp.
+ */
+.macro SAVE_S0_S11 base
+	REG_S	s0, TF_REG(8)(\base)
+	REG_S	s1, TF_REG(9)(\base)
+	REG_S	s2, TF_REG(18)(\base)
+	REG_S	s3, TF_REG(19)(\base)
+	REG_S	s4, TF_REG(20)(\base)
+	REG_S	s5, TF_REG(21)(\base)
+	REG_S	s6, TF_REG(22)(\base)
+	REG_S	s7, TF_REG(23)(\base)
+	REG_S	s8, TF_REG(24)(\base)
+	REG_S	s9, TF_REG(25)(\base)
+	REG_S	s10, TF_REG(26)(\base)
+	REG_S	s11, TF_REG(27)(\base)
+.endm
+
+.macro RESTORE_S0_S11
+	REG_L	s0, TF_REG(8)(sp)
+	REG_L	s1, TF_REG(9)(sp)
+	REG_L	s2, TF_REG(18)(sp)
+	REG_L	s3, TF_REG(19)(sp)
+	REG_L	s4, TF_REG(20)(sp)
+	REG_L	s5, TF_REG(21)(sp)
+	REG_L	s6, TF_REG(22)(sp)
+	REG_L	s7, TF_REG(23)(sp)
+	REG_L	s8, TF_REG(24)(sp)
+	REG_L	s9, TF_REG(25)(sp)
+	REG_L	s10, TF_REG(26)(sp)
+	REG_L	s11, TF_REG(27)(sp)
+.endm
+
+/*
+ * Every trap but an S-mode ecall: the frame at t0 becomes sp and gets sp,
+ * gp, t3-t6, the clobbered registers, mepc and mstatus; trap_handler()
+ * runs; mepc, gp and t3-t6 come back (trap_handler may move mepc, an
+ * emulated instruction may write any of them).  The caller restores the
+ * rest.
+ */
+.macro TRAP_HANDLER_CALL
+	REG_S	sp, TF_REG(2)(t0)
+	mv	sp, t0
+	REG_S	gp, TF_REG(3)(sp)
+	REG_S	t3, TF_REG(28)(sp)	/* C keeps them (FIXED_REGS): for the frame */
+	REG_S	t4, TF_REG(29)(sp)
+	REG_S	t5, TF_REG(30)(sp)
+	REG_S	t6, TF_REG(31)(sp)
+	SAVE_CLOBBERED
+	csrr	t0, mepc
+	REG_S	t0, TF_MEPC(sp)
+	csrr	t0, mstatus
+	REG_S	t0, TF_MSTATUS(sp)
+
+	mv	a0, sp
+	call	trap_handler
+
+	REG_L	t0, TF_MEPC(sp)
+	csrw	mepc, t0
+	REG_L	gp, TF_REG(3)(sp)
+	REG_L	t3, TF_REG(28)(sp)
+	REG_L	t4, TF_REG(29)(sp)
+	REG_L	t5, TF_REG(30)(sp)
+	REG_L	t6, TF_REG(31)(sp)
+.endm
+
 	.section .text
 	.align	4
 	.globl	_trap_entry
@@ -238,42 +306,9 @@ _trap_entry:
 	j	.Lsave
 .Lfrom_m:
 	addi	t0, sp, -TF_SIZE
-	REG_S	s0, TF_REG(8)(t0)
-	REG_S	s1, TF_REG(9)(t0)
-	REG_S	s2, TF_REG(18)(t0)
-	REG_S	s3, TF_REG(19)(t0)
-	REG_S	s4, TF_REG(20)(t0)
-	REG_S	s5, TF_REG(21)(t0)
-	REG_S	s6, TF_REG(22)(t0)
-	REG_S	s7, TF_REG(23)(t0)
-	REG_S	s8, TF_REG(24)(t0)
-	REG_S	s9, TF_REG(25)(t0)
-	REG_S	s10, TF_REG(26)(t0)
-	REG_S	s11, TF_REG(27)(t0)
+	SAVE_S0_S11 t0
 .Lsave:
-	REG_S	sp, TF_REG(2)(t0)
-	mv	sp, t0
-	REG_S	gp, TF_REG(3)(sp)
-	REG_S	t3, TF_REG(28)(sp)	/* C keeps them (FIXED_REGS); for the frame */
-	REG_S	t4, TF_REG(29)(sp)
-	REG_S	t5, TF_REG(30)(sp)
-	REG_S	t6, TF_REG(31)(sp)
-	SAVE_CLOBBERED
-	csrr	t0, mepc
-	REG_S	t0, TF_MEPC(sp)
-	csrr	t0, mstatus
-	REG_S	t0, TF_MSTATUS(sp)
-
-	mv	a0, sp
-	call	trap_handler
-
-	REG_L	t0, TF_MEPC(sp)
-	csrw	mepc, t0
-	REG_L	gp, TF_REG(3)(sp)
-	REG_L	t3, TF_REG(28)(sp)	/* an emulated instruction may write them */
-	REG_L	t4, TF_REG(29)(sp)
-	REG_L	t5, TF_REG(30)(sp)
-	REG_L	t6, TF_REG(31)(sp)
+	TRAP_HANDLER_CALL
 	REG_L	a0, TF_REG(10)(sp)
 	REG_L	a1, TF_REG(11)(sp)
 	RESTORE_CLOBBERED_BUT_A0_A1
@@ -285,7 +320,7 @@ _trap_entry:
  * which reads or writes any register: an illegal instruction (a read of
  * the time CSR on a machine without it: QEMU sifive_u and spike), an
  * access fault on a page the firmware emulates for a device quirk
- * (lib/sbi/sbi_emulate.c).  The frame gets every register and every
+ * (lib/sbi/emulate.c).  The frame gets every register and every
  * register comes back from it.  Every exception takes this path, so that
  * an interrupt is told apart with one branch (bgez above); the others
  * are forwarded, a path that is not hot.  From M-mode (the CSR probes)
@@ -298,53 +333,9 @@ _trap_entry:
 	addi	t0, t0, -3
 	beqz	t0, .Linterrupt_or_mmode
 	REG_L	t0, SCRATCH_SMODE_FRAME(tp)
-	REG_S	s0, TF_REG(8)(t0)
-	REG_S	s1, TF_REG(9)(t0)
-	REG_S	s2, TF_REG(18)(t0)
-	REG_S	s3, TF_REG(19)(t0)
-	REG_S	s4, TF_REG(20)(t0)
-	REG_S	s5, TF_REG(21)(t0)
-	REG_S	s6, TF_REG(22)(t0)
-	REG_S	s7, TF_REG(23)(t0)
-	REG_S	s8, TF_REG(24)(t0)
-	REG_S	s9, TF_REG(25)(t0)
-	REG_S	s10, TF_REG(26)(t0)
-	REG_S	s11, TF_REG(27)(t0)
-	REG_S	sp, TF_REG(2)(t0)
-	mv	sp, t0
-	REG_S	gp, TF_REG(3)(sp)
-	REG_S	t3, TF_REG(28)(sp)	/* C keeps them (FIXED_REGS): for the frame */
-	REG_S	t4, TF_REG(29)(sp)
-	REG_S	t5, TF_REG(30)(sp)
-	REG_S	t6, TF_REG(31)(sp)
-	SAVE_CLOBBERED
-	csrr	t0, mepc
-	REG_S	t0, TF_MEPC(sp)
-	csrr	t0, mstatus
-	REG_S	t0, TF_MSTATUS(sp)
-
-	mv	a0, sp
-	call	trap_handler
-
-	REG_L	t0, TF_MEPC(sp)
-	csrw	mepc, t0
-	REG_L	gp, TF_REG(3)(sp)
-	REG_L	t3, TF_REG(28)(sp)	/* the emulated instruction may write them */
-	REG_L	t4, TF_REG(29)(sp)
-	REG_L	t5, TF_REG(30)(sp)
-	REG_L	t6, TF_REG(31)(sp)
-	REG_L	s0, TF_REG(8)(sp)
-	REG_L	s1, TF_REG(9)(sp)
-	REG_L	s2, TF_REG(18)(sp)
-	REG_L	s3, TF_REG(19)(sp)
-	REG_L	s4, TF_REG(20)(sp)
-	REG_L	s5, TF_REG(21)(sp)
-	REG_L	s6, TF_REG(22)(sp)
-	REG_L	s7, TF_REG(23)(sp)
-	REG_L	s8, TF_REG(24)(sp)
-	REG_L	s9, TF_REG(25)(sp)
-	REG_L	s10, TF_REG(26)(sp)
-	REG_L	s11, TF_REG(27)(sp)
+	SAVE_S0_S11 t0
+	TRAP_HANDLER_CALL
+	RESTORE_S0_S11
 	REG_L	a0, TF_REG(10)(sp)
 	REG_L	a1, TF_REG(11)(sp)
 	RESTORE_CLOBBERED_BUT_A0_A1

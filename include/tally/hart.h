@@ -18,16 +18,23 @@
 #include <tally/hartmask.h>	/* TALLY_MAX_HARTS */
 
 #define TALLY_STACK_SIZE	8192
+/*
+ * The scratch's size is a multiple of this: hart_scratch[i] is then a
+ * shift (4096 bytes on RV64), where an odd size (3216) costs a multiply on
+ * every IPI path.  The padding is bss: 1 KiB or less per hart.
+ */
+#define HART_SCRATCH_ALIGN	1024
 /* the stack of the one hart that reads the hart map at boot (_start) */
 #define HART_BOOT_STACK_SIZE	4096
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
+#include <tally/sbi_fwft.h>
 #include <tally/pmu.h>
 #include <tally/sbi_dbtr.h>
 #include <tally/spinlock.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 
 /* A remote fence request, filled by the sender under the target's lock. */
 struct rfence_request {
@@ -50,6 +57,14 @@ struct hart_scratch {
 	unsigned long index;			/* its hart index: where its state lives */
 	bool present;				/* listed in the devicetree */
 
+	/*
+	 * The per-hart state of the SBI extensions: one struct of the
+	 * extension's own, declared in its header, one field here, reached by
+	 * this_hart() (one CSR read; no index arithmetic on the hot paths).
+	 */
+	/* FWFT: each feature's value and lock (lib/sbi/sbi_fwft.c); 7 bytes */
+	struct fwft_hart fwft;
+
 	/* HSM */
 	unsigned long hsm_state;		/* SBI_HSM_STATE_*, atomic */
 	struct spinlock hsm_lock;		/* serialises hart_start callers */
@@ -69,7 +84,7 @@ struct hart_scratch {
 	struct dbtr_hart dbtr;
 	/* SSE: this hart's local events, mask and pending hint (lib/sbi/sbi_sse.c) */
 	struct sse_hart sse;
-};
+} __attribute__((aligned(HART_SCRATCH_ALIGN)));
 
 /* The assembly's view of struct hart_scratch, checked by the compiler. */
 _Static_assert(offsetof(struct hart_scratch, tmp0) == SCRATCH_TMP0, "SCRATCH_TMP0");
@@ -98,7 +113,7 @@ void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2);
 long hart_boot_choice(unsigned long a0, unsigned long a1, unsigned long a2);
 
 /*
- * Top of the stack block of hart index i (sbi_hart.c): the only
+ * Top of the stack block of hart index i (hart.c): the only
  * definition, used by _start for the boot/HSM-wait stack and by cold_boot()
  * for the frame of traps from S-mode.
  */

@@ -3,8 +3,10 @@
  * Inter-processor requests (lib/sbi/ipi.c).  A sender sets request bits in
  * the target's scratch and raises its machine software interrupt; the
  * target runs, for every pending bit, the handler registered for it at
- * cold boot.  The IPI code knows no request by name: each user (the IPI
- * extension, RFENCE, HSM, SSE) registers what its bit means.
+ * cold boot.  The IPI code knows no request by name: the users whose bit
+ * asks for work register its handler (the IPI extension: IPI_SMODE,
+ * sbi_ipi.c; RFENCE: IPI_RFENCE, sbi_rfence.c); HSM's IPI_WAKE and SSE's
+ * IPI_SSE have none, the wake-up itself (or the trap's exit) is the work.
  */
 #ifndef TALLY_IPI_H
 #define TALLY_IPI_H

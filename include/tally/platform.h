@@ -21,7 +21,7 @@
  * A page of device registers S-mode reaches only through the firmware,
  * for a device quirk the firmware absorbs: PMP closes it to S/U-mode like
  * an M-mode device, and an aligned 32-bit load or store S-mode makes
- * there is emulated (lib/sbi/sbi_emulate.c): a load reads the register
+ * there is emulated (lib/sbi/emulate.c): a load reads the register
  * as the hardware answers it, a store goes to store32, which writes the
  * hardware as the quirk requires (true) or refuses the access (false:
  * S-mode gets its access fault, as for any closed page).
@@ -79,7 +79,7 @@ struct platform {
 	struct memregion mmode_dev[PLATFORM_MMODE_DEVS];
 	unsigned int nr_mmode_devs;
 	/* device pages S-mode reaches through the firmware (a quirk): PMP
-	 * closes them after the M-mode devices, sbi_emulate.c serves them */
+	 * closes them after the M-mode devices, emulate.c serves them */
 	struct platform_trap_page trap_page[PLATFORM_TRAP_PAGES];
 	unsigned int nr_trap_pages;
 	const char *quirks_name;	/* board quirks in force, for the banner; NULL: none */

@@ -162,10 +162,14 @@
 #define CSR_HTINST	0x64A
 #define CSR_MTINST	0x34A
 #define CSR_MTVAL2	0x34B
-#define CSR_TIME	0xC01	/* emulated where the hart lacks it (lib/sbi/sbi_emulate.c) */
+#define CSR_TIME	0xC01	/* emulated where the hart lacks it (lib/sbi/emulate.c) */
 #define CSR_TIMEH	0xC81	/* RV32 */
+/* Bit i: counter i, in m/h/scounteren and mcountinhibit (which has no TM) */
+#define COUNTEREN_CY	(1UL << 0)	/* cycle */
 #define COUNTEREN_TM	(1UL << 1)	/* m/h/scounteren: time */
-/* Zicsr funct3 (+ 4: the immediate forms), for sbi_emulate.c */
+#define COUNTEREN_IR	(1UL << 2)	/* instret */
+#define COUNTEREN_ALL	0xffffffffUL	/* the 32 counters */
+/* Zicsr funct3 (+ 4: the immediate forms), for emulate.c */
 #define INSN_FUNCT3_CSRRW	1
 #define INSN_FUNCT3_CSRRS	2
 #define INSN_FUNCT3_CSRRSI	6

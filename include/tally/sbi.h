@@ -45,6 +45,20 @@ struct trap_frame;
  * boot, by sbi_ecall_init()) and the handler.
  * The handler gets the function ID and a0..a5; it may look at (or, for the
  * few calls that never return normally, ignore) the trap frame.
+ *
+ * The per-hart hooks, each optional, run on the hart concerned for every
+ * registered extension (available or not: a hook checks what it needs), in
+ * the order of sbi_ext_list.h (by EID):
+ *   hart_init     every start of the hart (cold boot, warm boot, HSM start),
+ *                 after the hart's CSRs, PMP and interrupts are set up
+ *   hart_stop     HSM hart_stop, before the hart is STOPPED
+ *   hart_suspend  a non-retentive suspend, before the hart waits
+ *   hart_resume   its resume, before S-mode runs again
+ * An extension's per-hart state is a struct of its own, one field of
+ * struct hart_scratch (include/tally/hart.h), reached by this_hart().
+ *
+ * Each extension defines one of these, named sbi_ext_<name>, in its own
+ * file and is registered by one line of include/tally/sbi_ext_list.h.
  */
 struct sbi_extension {
 	unsigned long eid_first;
@@ -55,9 +69,13 @@ struct sbi_extension {
 	bool (*hart_available)(void);
 	struct sbiret (*handle)(unsigned long fid, const unsigned long *args,
 				struct trap_frame *tf);
+	void (*hart_init)(void);
+	void (*hart_stop)(void);
+	void (*hart_suspend)(void);
+	void (*hart_resume)(void);
 };
 
-/* Sorted by eid_first; defined in sbi_ecall.c. */
+/* The registry: sbi_ext_list.h's extensions, sorted by eid_first (sbi_ecall.c). */
 extern const struct sbi_extension *const sbi_extensions[];
 extern const unsigned long sbi_extension_count;
 
@@ -67,6 +85,9 @@ const struct sbi_extension *sbi_ext_find(unsigned long eid);
 void sbi_ecall_init(void);
 /* The slots the ecall path's lookup of eid reads (1: no collision); tests. */
 unsigned int sbi_ecall_lookup_slots(unsigned long eid);
+/* The per-hart hooks of every extension, in registry order (struct sbi_extension). */
+enum sbi_hart_event { SBI_HART_INIT, SBI_HART_STOP, SBI_HART_SUSPEND, SBI_HART_RESUME };
+void sbi_ext_hart_event(enum sbi_hart_event ev);
 /* Whether the machine has eid: the answer of sbi_ecall_init() (banner). */
 bool sbi_ext_available(unsigned long eid);
 /* What probe_extension reports on the calling hart: available here too. */
@@ -83,19 +104,5 @@ struct sbiret sbi_ipi_send_many(unsigned long mask, unsigned long base);	/* sbi_
 struct sbiret sbi_rfence_many(unsigned long mask, unsigned long base,
 			      const struct rfence_request *r);		/* sbi_rfence.c */
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason);	/* sbi_srst.c */
-
-extern const struct sbi_extension sbi_ext_legacy;
-extern const struct sbi_extension sbi_ext_base;
-extern const struct sbi_extension sbi_ext_time;
-extern const struct sbi_extension sbi_ext_ipi;
-extern const struct sbi_extension sbi_ext_rfence;
-extern const struct sbi_extension sbi_ext_hsm;
-extern const struct sbi_extension sbi_ext_srst;
-extern const struct sbi_extension sbi_ext_dbcn;
-extern const struct sbi_extension sbi_ext_pmu;
-extern const struct sbi_extension sbi_ext_dbtr;
-extern const struct sbi_extension sbi_ext_fwft;
-extern const struct sbi_extension sbi_ext_susp;
-extern const struct sbi_extension sbi_ext_sse;
 
 #endif

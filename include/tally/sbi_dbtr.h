@@ -28,19 +28,4 @@ struct dbtr_hart {
 	struct dbtr_trigger trig[DBTR_MAX_TRIGGERS];
 };
 
-/*
- * Probes this hart's triggers, clears every one and forgets what S-mode
- * had installed and its shared memory: at boot and at every HSM start.
- */
-void sbi_dbtr_hart_init(void);
-
-/*
- * Non-retentive suspend: the hardware triggers are cleared before the
- * wait (a real non-retentive state loses them; QEMU would keep them, so
- * the restore below is exercised on every board) and programmed again
- * from the firmware's copy on resume.  The shared memory is kept.
- */
-void sbi_dbtr_hart_suspend(void);
-void sbi_dbtr_hart_resume(void);
-
 #endif

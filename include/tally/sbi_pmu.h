@@ -12,15 +12,7 @@ void sbi_pmu_cold_init(const void *fdt);
 void sbi_pmu_print_banner(void);
 /* Counters this hart implements (bit i = mhpmcounter i), from the probes. */
 uint32_t sbi_pmu_hart_counters(void);
-/* The frozen event map, NULL when the PMU extension is disabled. */
-const struct pmu_map *sbi_pmu_map(void);
-
-/* Per hart: boot and HSM start, HSM stop, around a non-retentive suspend. */
-void sbi_pmu_hart_init(void);
 /* Cold boot: which present counters count (write/read-back), their width. */
 unsigned long sbi_pmu_probe_counters(unsigned long present, unsigned int *bits);
-void sbi_pmu_hart_stop(void);
-void sbi_pmu_hart_suspend(void);
-void sbi_pmu_hart_resume_nonretentive(void);
 
 #endif

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A test-and-set spinlock for the few cross-hart paths (console, rfence). */
+/*
+ * A test-and-set spinlock for the few cross-hart paths: the console
+ * (console.c) and DBCN's writes (sbi_dbcn.c), hart_start's "still
+ * stopped?" (hart_scratch.hsm_lock, sbi_hsm.c), the one sender of a
+ * remote fence (hart_scratch.rfence_lock, sbi_rfence.c, by trylock while
+ * serving its own requests) and the SSE global events (sbi_sse.c).
+ */
 #ifndef TALLY_SPINLOCK_H
 #define TALLY_SPINLOCK_H
 

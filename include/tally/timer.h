@@ -7,6 +7,5 @@
 /* when: 64-bit time, on RV32 from the (a0, a1) register pair */
 void sbi_timer_set(uint64_t when);
 void sbi_timer_process(void);
-void sbi_timer_hart_init(void);
 
 #endif

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The trap frame the entry code saves on the M-mode stack.  Registers are
- * indexed by their number so that decoders can use the instruction's rd/rs
- * fields directly.  On an interrupt from S/U-mode only the registers the C
- * code may clobber (ra, sp, gp, tp, t0-t6, a0-a7) are saved: s0-s11 are
- * preserved by the C calling convention.  An exception from S/U-mode (which
- * the firmware may emulate) and a trap from M-mode (the register dump) save
- * all of them.  An S-mode ecall (firmware/fw_base.S) fills neither gp nor
- * mepc nor mstatus: sbi_ecall_handle() and the extensions use a0-a7 only.
+ * The trap frame the entry code (firmware/fw_base.S) saves on the M-mode
+ * stack.  Registers are indexed by their number so that decoders can use
+ * the instruction's rd/rs fields directly.  What each path saves:
+ *   ecall from S-mode       ra, sp, tp, t0-t2, a0-a7: what C may clobber
+ *                           (C never touches t3-t6, FIXED_REGS; s0-s11 are
+ *                           callee-saved; nothing writes gp); no mepc or
+ *                           mstatus: sbi_ecall_handle() and the extensions
+ *                           use a0-a7 only
+ *   interrupt from S/U-mode those, plus gp, t3-t6, mepc and mstatus
+ *   exception from S/U-mode every register, mepc and mstatus (the firmware
+ *                           may emulate the instruction: any register)
+ *   any trap from M-mode    every register, mepc and mstatus (register dump)
  */
 #ifndef TALLY_TRAP_H
 #define TALLY_TRAP_H
@@ -57,12 +61,12 @@ void trap_handler(struct trap_frame *tf);
 /* An illegal instruction from S/U-mode the firmware emulates (the time
  * CSR): true if done (rd written, mepc stepped); false if the caller must
  * forward the exception *cause (left as is, or set to the virtual-
- * instruction exception a guest's read raises). lib/sbi/sbi_emulate.c */
+ * instruction exception a guest's read raises). lib/sbi/emulate.c */
 bool sbi_emulate_insn(struct trap_frame *tf, unsigned long insn, unsigned long *cause);
 /* A load or store access fault from S-mode at vaddr on a page the firmware
  * serves (platform.trap_page): true if done (the register read or
  * written, mepc stepped), false if S-mode is to get the fault.
- * lib/sbi/sbi_emulate.c */
+ * lib/sbi/emulate.c */
 bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vaddr);
 
 /*
@@ -71,7 +75,7 @@ bool sbi_emulate_trap_page(struct trap_frame *tf, bool store, unsigned long vadd
  * gates them all (illegal instruction); with V=1 hcounteren.TM gates VS
  * and VU and scounteren.TM VU too (virtual-instruction exception); with
  * V=0 scounteren.TM gates U (illegal instruction).  The firmware asks it
- * where it emulates the CSR (sbi_emulate.c); pure, for the unit test.
+ * where it emulates the CSR (emulate.c); pure, for the unit test.
  */
 enum time_csr_access { TIME_CSR_READ, TIME_CSR_ILLEGAL, TIME_CSR_VIRTUAL };
 

@@ -18,16 +18,6 @@
 /* The FID functions stay out of line: see pmu_sbi_call(). */
 #define PMU_SBI_FN	__attribute__((noinline))
 
-static struct sbiret ok(unsigned long value)
-{
-	return (struct sbiret){ SBI_SUCCESS, value };
-}
-
-static struct sbiret err(long error)
-{
-	return (struct sbiret){ error, 0 };
-}
-
 static bool counter_valid(const struct pmu_hart *h, unsigned long idx)
 {
 	return idx < pmu_total(h) && (h->valid & BIT64(idx));
@@ -63,7 +53,7 @@ static long counter_set(const struct pmu_hart *h, unsigned long base,
 
 PMU_SBI_FN struct sbiret pmu_sbi_num_counters(struct pmu_hart *h)
 {
-	return ok(pmu_total(h));
+	return sbi_ok(pmu_total(h));
 }
 
 PMU_SBI_FN struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
@@ -72,18 +62,18 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
 	unsigned long width;
 
 	if (!counter_valid(h, counter_idx))
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 	/*
 	 * Firmware counters are 64-bit.  The spec says to ignore csr/width
 	 * of a firmware counter, but Linux uses the width as the mask of
 	 * every delta: report 63 there too.
 	 */
 	if (counter_idx >= h->nr_hw)
-		return ok(SBI_PMU_CTR_INFO_TYPE_FW |
+		return sbi_ok(SBI_PMU_CTR_INFO_TYPE_FW |
 			  (63UL << SBI_PMU_CTR_INFO_WIDTH_SHIFT));
 	width = pmu_is_fixed((unsigned int)counter_idx) ? 63 :
 		h->caps.hpm_bits - 1;
-	return ok((PMU_CSR_HPMCOUNTER_BASE + counter_idx) |
+	return sbi_ok((PMU_CSR_HPMCOUNTER_BASE + counter_idx) |
 		  (width << SBI_PMU_CTR_INFO_WIDTH_SHIFT));
 }
 
@@ -192,12 +182,12 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 	long rc;
 
 	if (config_flags & ~SBI_PMU_CFG_FLAGS_ALL)
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
-		return err(rc);
+		return sbi_err(rc);
 	if (!pmu_event_match(h, event_idx, event_data, &m))
-		return err(SBI_ERR_NOT_SUPPORTED);
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 
 	cand = pmu_filter_capable(h, m.counters, m.selector, config_flags,
 				  &unapplied) & set;
@@ -211,17 +201,17 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 		cand = drop_bound_selectors(h, cand & BIT64(idx), m.selector,
 					    BIT64(idx));
 		if (!cand || (h->started & BIT64(idx)))
-			return err(SBI_ERR_NOT_SUPPORTED);
+			return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	} else {
 		cand &= ~h->configured;
 		cand = drop_bound_selectors(h, cand, m.selector, 0);
 		if (!cand)
-			return err(SBI_ERR_NOT_SUPPORTED);
+			return sbi_err(SBI_ERR_NOT_SUPPORTED);
 		idx = unapplied ? choose_counter_unfiltered(h, cand) :
 				  choose_counter(h, cand);
 	}
 	configure(h, idx, &m, event_idx, event_data, config_flags);
-	return ok(idx);
+	return sbi_ok(idx);
 }
 
 /* ---- FID 3, 4 ----------------------------------------------------------- */
@@ -242,22 +232,22 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	/* the two ways to set the value are mutually exclusive */
 	if ((start_flags & ~SBI_PMU_START_FLAGS_ALL) ||
 	    (start_flags & both) == both)
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc) {
 		/* Linux 6.10+'s overflow restart: base 0, a set checked there */
 		if (!pmu_compat_restart_base(h, &counter_idx_base,
 					     counter_idx_mask, start_flags))
-			return err(rc);
+			return sbi_err(rc);
 		set = counter_idx_mask;
 	}
 	if (set & ~h->configured)
-		return err(SBI_ERR_INVALID_PARAM);	/* no event to count */
+		return sbi_err(SBI_ERR_INVALID_PARAM);	/* no event to count */
 	if (from_snapshot && !h->shmem_enabled &&
 	    !pmu_compat_snapshot_revive(h))
-		return err(SBI_ERR_NO_SHMEM);
+		return sbi_err(SBI_ERR_NO_SHMEM);
 	if (set & h->started)
-		return err(SBI_ERR_ALREADY_STARTED);
+		return sbi_err(SBI_ERR_ALREADY_STARTED);
 
 	/* the snapshot page was checked by set_shmem: its loads cannot fail */
 	if (!(set & (set - 1))) {
@@ -270,7 +260,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 		else if (start_flags & SBI_PMU_START_FLAG_SET_INIT_VALUE)
 			pmu_counter_write(h, idx, initial_value);
 		pmu_counter_start(h, idx);
-		return ok(0);
+		return sbi_ok(0);
 	}
 	bits = set;
 	for_each_bit(idx, bits) {
@@ -281,7 +271,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 			pmu_counter_write(h, idx, initial_value);
 	}
 	pmu_counters_start(h, set);
-	return ok(0);
+	return sbi_ok(0);
 }
 
 PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
@@ -293,13 +283,13 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	long rc;
 
 	if (stop_flags & ~SBI_PMU_STOP_FLAGS_ALL)
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 	rc = counter_set(h, counter_idx_base, counter_idx_mask, &set);
 	if (rc)
-		return err(rc);
+		return sbi_err(rc);
 	if ((stop_flags & SBI_PMU_STOP_FLAG_TAKE_SNAPSHOT) &&
 	    !h->shmem_enabled && !pmu_compat_snapshot_revive(h))
-		return err(SBI_ERR_NO_SHMEM);
+		return sbi_err(SBI_ERR_NO_SHMEM);
 
 	running = set & h->started;
 	pmu_counters_stop(h, running);
@@ -308,8 +298,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_stop(struct pmu_hart *h,
 	if (stop_flags & SBI_PMU_STOP_FLAG_RESET)
 		pmu_counters_release(h, counter_idx_base, set & h->configured);
 	if (set != running)
-		return err(SBI_ERR_ALREADY_STOPPED);
-	return ok(0);
+		return sbi_err(SBI_ERR_ALREADY_STOPPED);
+	return sbi_ok(0);
 }
 
 /* ---- FID 5, 6 ----------------------------------------------------------- */
@@ -324,20 +314,20 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read(struct pmu_hart *h,
 				      unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 	/* On RV32 this keeps the low 32 bits, as the spec asks. */
-	return ok((unsigned long)h->counter[counter_idx].value);
+	return sbi_ok((unsigned long)h->counter[counter_idx].value);
 }
 
 PMU_SBI_FN struct sbiret pmu_sbi_counter_fw_read_hi(struct pmu_hart *h,
 					 unsigned long counter_idx)
 {
 	if (!is_fw_counter(h, counter_idx))
-		return err(SBI_ERR_INVALID_PARAM);
+		return sbi_err(SBI_ERR_INVALID_PARAM);
 #if ULONG_MAX == 0xFFFFFFFFUL
-	return ok((unsigned long)(h->counter[counter_idx].value >> 32));
+	return sbi_ok((unsigned long)(h->counter[counter_idx].value >> 32));
 #else
-	return ok(0);
+	return sbi_ok(0);
 #endif
 }
 
@@ -363,7 +353,7 @@ struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 			   const unsigned long *a)
 {
 	if (!pmu_hart_ready(h))		/* its set-up failed: no PMU here */
-		return err(SBI_ERR_NOT_SUPPORTED);
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	switch (fid) {
 	case SBI_EXT_PMU_NUM_COUNTERS:
 		return pmu_sbi_num_counters(h);
@@ -385,7 +375,7 @@ struct sbiret pmu_sbi_call(struct pmu_hart *h, unsigned long fid,
 	case SBI_EXT_PMU_EVENT_GET_INFO:
 		return pmu_sbi_event_get_info(h, a[0], a[1], a[2], a[3]);
 	default:
-		return err(SBI_ERR_NOT_SUPPORTED);
+		return sbi_err(SBI_ERR_NOT_SUPPORTED);
 	}
 }
 

@@ -9,7 +9,7 @@
  *     mtimecmp or mtime;
  *   - every device page the firmware emulates for S-mode (a board quirk,
  *     platform.trap_page): no access, so that S-mode's accesses trap to
- *     lib/sbi/sbi_emulate.c; only if every entry above has its place and
+ *     lib/sbi/emulate.c; only if every entry above has its place and
  *     the last one is left (pmp_check_trap_pages decides at cold boot);
  *   - then one entry opening everything else.
  * The lowest-numbered matching entry wins, so the closed regions come first.

@@ -169,7 +169,12 @@ static void hw_probe(struct dbtr_hart *d)
 	}
 }
 
-void sbi_dbtr_hart_init(void)
+/*
+ * Per-hart hook: probes this hart's triggers, clears every one and forgets
+ * what S-mode had installed and its shared memory: at boot and at every
+ * HSM start (S-mode's triggers do not outlive a start).
+ */
+static void sbi_dbtr_hart_init(void)
 {
 	struct dbtr_hart *d = dbtr_me();
 
@@ -183,7 +188,13 @@ void sbi_dbtr_hart_init(void)
 	d->shmem = 0;
 }
 
-void sbi_dbtr_hart_suspend(void)
+/*
+ * Non-retentive suspend: the hardware triggers are cleared before the
+ * wait (a real non-retentive state loses them; QEMU would keep them, so
+ * the restore below is exercised on every board) and programmed again
+ * from the firmware's copy on resume.  The shared memory is kept.
+ */
+static void sbi_dbtr_hart_suspend(void)
 {
 	struct dbtr_hart *d = dbtr_me();
 
@@ -192,7 +203,7 @@ void sbi_dbtr_hart_suspend(void)
 			hw_clear(i);
 }
 
-void sbi_dbtr_hart_resume(void)
+static void sbi_dbtr_hart_resume(void)
 {
 	struct dbtr_hart *d = dbtr_me();
 
@@ -500,4 +511,7 @@ const struct sbi_extension sbi_ext_dbtr = {
 	.name = "DBTR",
 	.available = dbtr_available,
 	.handle = dbtr_handle,
+	.hart_init = sbi_dbtr_hart_init,
+	.hart_suspend = sbi_dbtr_hart_suspend,
+	.hart_resume = sbi_dbtr_hart_resume,
 };

@@ -20,20 +20,13 @@
  * reset value, 0 for all six, and clears the locks.
  */
 #include <tally/console.h>
-#include <tally/fwft.h>
+#include <tally/sbi_fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
 #include <tally/sbi.h>
 
-#define FWFT_FEATURES		6	/* the features of SBI 3.0: ids 0-5 */
 #define MISALIGNED_DELEG	((1UL << CAUSE_MISALIGNED_LOAD) | (1UL << CAUSE_MISALIGNED_STORE))
 
-struct fwft_hart {
-	unsigned long value[FWFT_FEATURES];
-	unsigned long locked;		/* bit f: feature f locked until hart reset */
-};
-
-static struct fwft_hart fwft_harts[TALLY_MAX_HARTS];
 static unsigned long fwft_supported;	/* bit f: the harts have feature f */
 static bool pmlen7_ok, pmlen16_ok;	/* PMLEN values the harts take */
 
@@ -119,9 +112,10 @@ static void fwft_apply_all(const struct fwft_hart *h)
 			fwft_apply(f, h->value[f]);
 }
 
-void sbi_fwft_hart_init(void)
+/* Hart reset (boot, HSM start): every feature to its reset value, unlocked. */
+static void sbi_fwft_hart_init(void)
 {
-	struct fwft_hart *h = &fwft_harts[this_hart_index()];
+	struct fwft_hart *h = &this_hart()->fwft;
 
 	for (unsigned int f = 0; f < FWFT_FEATURES; f++)
 		h->value[f] = 0;
@@ -129,9 +123,10 @@ void sbi_fwft_hart_init(void)
 	fwft_apply_all(h);
 }
 
-void sbi_fwft_hart_resume(void)
+/* After a non-retentive suspend: the CSRs get the features' values back (SBI spec). */
+static void sbi_fwft_hart_resume(void)
 {
-	fwft_apply_all(&fwft_harts[this_hart_index()]);
+	fwft_apply_all(&this_hart()->fwft);
 }
 
 /*
@@ -156,7 +151,7 @@ static bool fwft_value_ok(unsigned long feature, unsigned long value)
 static struct sbiret fwft_set(unsigned long feature, unsigned long value,
 			      unsigned long flags)
 {
-	struct fwft_hart *h = &fwft_harts[this_hart_index()];
+	struct fwft_hart *h = &this_hart()->fwft;
 	long err = fwft_feature_check(feature);
 
 	if (err)
@@ -168,7 +163,7 @@ static struct sbiret fwft_set(unsigned long feature, unsigned long value,
 	fwft_apply(feature, value);
 	h->value[feature] = value;
 	if (flags & SBI_FWFT_SET_FLAG_LOCK)
-		h->locked |= 1UL << feature;
+		h->locked |= 1U << feature;
 	return sbi_ok(0);
 }
 
@@ -178,7 +173,7 @@ static struct sbiret fwft_get(unsigned long feature)
 
 	if (err)
 		return sbi_err(err);
-	return sbi_ok(fwft_harts[this_hart_index()].value[feature]);
+	return sbi_ok(this_hart()->fwft.value[feature]);
 }
 
 static struct sbiret fwft_handle(unsigned long fid, const unsigned long *args,
@@ -225,4 +220,6 @@ const struct sbi_extension sbi_ext_fwft = {
 	.name = "FWFT",
 	.available = fwft_available,
 	.handle = fwft_handle,
+	.hart_init = sbi_fwft_hart_init,
+	.hart_resume = sbi_fwft_hart_resume,
 };

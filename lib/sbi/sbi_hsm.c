@@ -4,16 +4,13 @@
  * scratch.  A hart changes its own state by compare-and-swap; hart_start
  * takes the target's lock, so two callers can never both start it.
  */
-#include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/sbi_dbtr.h>
-#include <tally/sbi_pmu.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 #include <tally/timer.h>
 #include <tally/trap.h>
 
@@ -143,9 +140,7 @@ static struct sbiret hsm_hart_stop(void)
 
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
-	sbi_timer_hart_init();			/* no stale timer on the next start */
-	sbi_pmu_hart_stop();			/* nor stale counters */
-	sbi_sse_hart_reset();			/* nor SSE events */
+	sbi_ext_hart_event(SBI_HART_STOP);	/* no stale timer, counters, SSE events */
 	csr_clear(mip, MIP_SSIP);
 	hsm_set(me, SBI_HSM_STATE_STOPPED);
 	hsm_wait_for_start();
@@ -192,18 +187,14 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 
 	if (!hsm_move(me, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPEND_PENDING))
 		return sbi_err(SBI_ERR_FAILED);
-	if (non_retentive) {
-		sbi_pmu_hart_suspend();
-		sbi_dbtr_hart_suspend();
-	}
+	if (non_retentive)
+		sbi_ext_hart_event(SBI_HART_SUSPEND);
 	hsm_set(me, SBI_HSM_STATE_SUSPENDED);
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
 		hart_irq_init();		/* a real power-down loses the IMSIC file */
-		sbi_pmu_hart_resume_nonretentive();
-		sbi_fwft_hart_resume();		/* features survive (SBI spec, FWFT) */
-		sbi_dbtr_hart_resume();		/* so do S-mode's triggers */
+		sbi_ext_hart_event(SBI_HART_RESUME);	/* FWFT features, triggers, counters */
 	}
 	hsm_set(me, SBI_HSM_STATE_STARTED);
 	sbi_sse_kick_self();			/* an event that woke us, or came meanwhile */

@@ -7,7 +7,7 @@
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
-#include <tally/fwft.h>
+#include <tally/sbi_fwft.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>

@@ -326,18 +326,14 @@ void sbi_pmu_print_banner(void)
 uint32_t sbi_pmu_hart_counters(void)
 {
 	/* mcycle and minstret are mandatory; time (1) is not a PMU counter */
-	return (uint32_t)hart_features.hpm_mask | 1U | 4U;
-}
-
-const struct pmu_map *sbi_pmu_map(void)
-{
-	return pmu_ready ? &pmu_event_map : 0;
+	return (uint32_t)(hart_features.hpm_mask | COUNTEREN_CY | COUNTEREN_IR);
 }
 
 /* A hart's PMU set-up failure is told once, not at every HSM start. */
 static unsigned int pmu_failure_told[TALLY_MAX_HARTS];
 
-void sbi_pmu_hart_init(void)
+/* Per-hart hooks: boot and HSM start, HSM stop, around a non-retentive suspend. */
+static void sbi_pmu_hart_init(void)
 {
 	struct pmu_hart_config cfg = {
 		.map = &pmu_event_map,
@@ -374,19 +370,19 @@ unsigned long sbi_pmu_probe_counters(unsigned long present, unsigned int *bits)
 	return pmu_probe_counters(&csr_pmu_ops, 0, (uint32_t)present, bits);
 }
 
-void sbi_pmu_hart_stop(void)
+static void sbi_pmu_hart_stop(void)
 {
 	if (pmu_ready)
 		pmu_hart_stop(&this_hart()->pmu);
 }
 
-void sbi_pmu_hart_suspend(void)
+static void sbi_pmu_hart_suspend(void)
 {
 	if (pmu_ready)
 		pmu_hart_suspend(&this_hart()->pmu);
 }
 
-void sbi_pmu_hart_resume_nonretentive(void)
+static void sbi_pmu_hart_resume_nonretentive(void)
 {
 	if (pmu_ready)
 		pmu_hart_resume_nonretentive(&this_hart()->pmu);
@@ -417,4 +413,8 @@ const struct sbi_extension sbi_ext_pmu = {
 	.available = pmu_available,
 	.hart_available = pmu_hart_available,
 	.handle = pmu_handle,
+	.hart_init = sbi_pmu_hart_init,
+	.hart_stop = sbi_pmu_hart_stop,
+	.hart_suspend = sbi_pmu_hart_suspend,
+	.hart_resume = sbi_pmu_hart_resume_nonretentive,
 };

@@ -5,7 +5,9 @@
  * Events offered: the local and the global software-injected events, and
  * the local PMU overflow event on a hart with Sscofpmf (raised by a counter
  * overflow, and injectable like the software events: an injected one
- * comes with no overflow, scountovf as it is).  The standard
+ * comes with no overflow, scountovf as it is), and the local
+ * platform-specific events a board adds at cold boot (sbi_sse_add_event),
+ * raised by its driver (sbi_sse_raise).  The standard
  * events this platform cannot raise (RAS, double trap) answer
  * NOT_SUPPORTED; every other id (reserved, or platform specific that this
  * platform does not define) is invalid.
@@ -39,7 +41,7 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 #include <tally/spinlock.h>
-#include <tally/sse.h>
+#include <tally/sbi_sse.h>
 #include <tally/string.h>
 #include <tally/trap.h>
 
@@ -51,7 +53,12 @@ struct sse_event {
 	unsigned long bit;		/* in sse_hart.pending: 1 << its index here */
 };
 
-static const struct sse_event sse_events[] = {
+/*
+ * The standard events; const, so that the compiler folds what it knows of
+ * them on the hot paths.  The board's events (sse_board_events[]) take the
+ * local slots SSE_LOCAL_BOARD.., their entries here stay unused.
+ */
+static const struct sse_event sse_events[SSE_NR_LOCAL + 1] = {
 	/* injectable (STATUS.inject): kernel developers test their overflow handler so */
 	[SSE_LOCAL_PMU] = { SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, false, true, SSE_LOCAL_PMU,
 			    1UL << SSE_LOCAL_PMU },
@@ -62,7 +69,7 @@ static const struct sse_event sse_events[] = {
 #define SSE_EV_GLOBAL_SOFTWARE	(&sse_events[SSE_NR_LOCAL])
 
 /* The event of one bit of sse_hart.pending: a load, where a bit scan takes ten. */
-static const struct sse_event *const sse_event_of_bit[SSE_PENDING_GLOBAL + 1] = {
+static const struct sse_event *sse_event_of_bit[SSE_PENDING_GLOBAL + 1] = {
 	[1UL << SSE_LOCAL_PMU] = &sse_events[SSE_LOCAL_PMU],
 	[1UL << SSE_LOCAL_SOFTWARE] = &sse_events[SSE_LOCAL_SOFTWARE],
 	[SSE_PENDING_GLOBAL] = SSE_EV_GLOBAL_SOFTWARE,
@@ -79,6 +86,25 @@ struct sse_global {
 #define SSE_NR_GLOBAL	1
 static struct sse_global sse_globals[SSE_NR_GLOBAL];
 static struct spinlock sse_lock;
+static struct sse_event sse_board_events[SSE_NR_BOARD];	/* cold boot, then fixed */
+static unsigned int sse_nr_board;	/* board events added */
+static bool sse_board_closed;		/* set at sbi_ecall_init(): no more added */
+
+/*
+ * A board's event by its id.  Inline, and no call: sse_lookup's callers
+ * on the hot path (inject, complete) stay leaf functions.
+ */
+static inline __attribute__((always_inline)) long sse_lookup_board(uint32_t id,
+								  const struct sse_event **out)
+{
+	for (unsigned int i = 0; i < SSE_NR_BOARD && i < sse_nr_board; i++) {
+		if (sse_board_events[i].id == id) {
+			*out = &sse_board_events[i];
+			return SBI_SUCCESS;
+		}
+	}
+	return SBI_ERR_INVALID_PARAM;
+}
 
 /* ---- events and their attributes ---------------------------------------- */
 
@@ -110,8 +136,34 @@ static inline __attribute__((always_inline)) long sse_lookup(unsigned long event
 	case SBI_SSE_EVENT_GLOBAL_LOW_PRIO_RAS:
 		return SBI_ERR_NOT_SUPPORTED;
 	default:
-		return SBI_ERR_INVALID_PARAM;
+		return sse_lookup_board((uint32_t)event_id, out);
 	}
+}
+
+long sbi_sse_add_event(uint32_t event_id, bool injectable)
+{
+	const struct sse_event *old;
+	unsigned int slot = SSE_LOCAL_BOARD + sse_nr_board;
+
+	if (sse_board_closed)
+		return SBI_ERR_DENIED;
+	if (!(event_id & SBI_SSE_EVENT_PLATFORM_BIT) || (event_id & SBI_SSE_EVENT_GLOBAL_BIT) ||
+	    sse_lookup_board(event_id, &old) == SBI_SUCCESS)
+		return SBI_ERR_INVALID_PARAM;
+	if (sse_nr_board >= SSE_NR_BOARD)
+		return SBI_ERR_NO_SHMEM;
+	sse_board_events[sse_nr_board] = (struct sse_event){ event_id, false, injectable, slot,
+							     1UL << slot };
+	sse_event_of_bit[1UL << slot] = &sse_board_events[sse_nr_board];
+	sse_nr_board++;
+	return SBI_SUCCESS;
+}
+
+/* The SSE extension's available(): asked once, at the end of cold boot. */
+static bool sse_close_board_events(void)
+{
+	sse_board_closed = true;
+	return true;
 }
 
 /* e's bit in sse_hart.pending. */
@@ -777,7 +829,8 @@ void sbi_sse_kick_self(void)
 		platform.ops.ipi_send(this_hart_index());
 }
 
-void sbi_sse_hart_reset(void)
+/* Per-hart hook, HSM stop: the hart's events back to UNUSED, masked. */
+static void sbi_sse_hart_reset(void)
 {
 	struct hart_scratch *me = this_hart();
 
@@ -829,9 +882,26 @@ static struct sbiret sse_handle(unsigned long fid, const unsigned long *args,
 	return sse_call(fid, args, tf);
 }
 
+long sbi_sse_raise(uint32_t event_id, unsigned long hart_index)
+{
+	const struct sse_event *e;
+	struct hart_scratch *target;
+
+	if (sse_lookup_board(event_id, &e) ||
+	    hart_index >= TALLY_MAX_HARTS || !hart_scratch[hart_index].present)
+		return SBI_ERR_INVALID_PARAM;
+	target = &hart_scratch[hart_index];
+	if (target != this_hart())
+		return sse_inject_remote(target, e);
+	sse_pending_set(target, sse_bit(e));	/* delivered as the trap returns */
+	return SBI_SUCCESS;
+}
+
 const struct sbi_extension sbi_ext_sse = {
 	.eid_first = SBI_EXT_SSE,
 	.eid_last = SBI_EXT_SSE,
 	.name = "SSE",
+	.available = sse_close_board_events,
 	.handle = sse_handle,
+	.hart_stop = sbi_sse_hart_reset,
 };

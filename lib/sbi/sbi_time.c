@@ -32,7 +32,7 @@ void sbi_timer_process(void)
 	csr_set(mip, MIP_STIP);
 }
 
-void sbi_timer_hart_init(void)
+static void sbi_timer_hart_init(void)
 {
 	csr_clear(mie, MIP_MTIP);
 	/*
@@ -71,4 +71,6 @@ const struct sbi_extension sbi_ext_time = {
 	.name = "TIME",
 	.available = time_available,
 	.handle = time_handle,
+	.hart_init = sbi_timer_hart_init,
+	.hart_stop = sbi_timer_hart_init,	/* no stale timer on the next start */
 };

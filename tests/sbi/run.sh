@@ -4,7 +4,8 @@
 # runs (bootargs "pmu": the PMU checks only) on the first image, with and
 # without Sscofpmf, the DBTR run (bootargs "dbtr") with Sscofpmf, the
 # hypervisor runs (bootargs "hyp"), with and without the H extension, and a
-# static check of the images' hfences and HSM start fences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c);
+# static check of the images' hfences and HSM start fences; the SSE run (bootargs "sse", Sscofpmf: test_sse.c)
+# and the board-events run (BOARD_SSE_FW: an image built with TALLY_TEST_SSE_EVENTS=1);
 # the probe runs (bootargs "probe": test_probe.c, banner = probe_extension);
 # the AIA runs, and the setipnum quirk without a PMP entry (bootargs "aia");
 # then the hostile runs (bootargs "hostile", below); the strict build's PMU
@@ -197,6 +198,19 @@ dbtr-sscofpmf rv64,sscofpmf=true dbtr
 fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
+
+# A board's own SSE events (sbi_sse_add_event): the image built with
+# make TALLY_TEST_SSE_EVENTS=1, named by $BOARD_SSE_FW (bootargs "sse board-events").
+if rv64_only sse-board-events; then
+	:
+elif [[ -z ${BOARD_SSE_FW:-} ]]; then
+	echo "SKIP: sse-board-events: no image built with TALLY_TEST_SSE_EVENTS=1 (BOARD_SSE_FW unset)"
+else
+	log="$logdir/sse-board-events.log"
+	run "$log" "$BOARD_SSE_FW" "sse board-events" rv64,sscofpmf=true
+	sed -nE "s/^(PASS|FAIL|SKIP): /sse-board-events: \1: /p" "$log"
+	ends sse-board-events "$log"
+fi
 
 # The mode-filter policy, as the banner tells it (docs/pmu.md, Mode
 # filtering): the default image counts what no counter can filter in every

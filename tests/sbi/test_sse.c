@@ -1333,6 +1333,55 @@ static void test_pmu_event(void)
 /* ---- the runs ------------------------------------------------------------------------ */
 
 /* In the main run (no Sscofpmf): present, and the PMU event answers. */
+/*
+ * A board's own events (sbi_sse_add_event), on the image built with
+ * TALLY_TEST_SSE_EVENTS=1 (platform/virt/board.c): 0x4001 injectable,
+ * 0x4002 not; 0x4001 again, 0xc001 (global) and 0x4003 (a third) refused.
+ */
+#define EV_BOARD_A		0x4001UL
+#define EV_BOARD_B		0x4002UL
+static struct sse_ctx ctx_board;
+
+static void test_board_events(void)
+{
+	struct sse_ctx *c = &ctx_board;
+	struct sbiret r;
+	unsigned long v = 0;
+
+	expect_err(sse_read(EV_BOARD_A, A_STATUS, 1, &v), 0, "sse",
+		   "board event 0x4001 (added by the board): STATUS reads");
+	check(v == ST_UNUSED + ST_INJECT, "sse", "board event 0x4001 starts UNUSED, injectable",
+	      sfmt("status 0x%lx", v));
+	expect_err(sse_read(EV_BOARD_B, A_STATUS, 1, &v), 0, "sse",
+		   "board event 0x4002: STATUS reads (the duplicate 0x4001 took no slot)");
+	ids_answer(0x4003, SBI_ERR_INVALID_PARAM, "board event 0x4003 refused: no slot left");
+	ids_answer(0xc001, SBI_ERR_INVALID_PARAM, "global id 0xc001 refused as a board event");
+	check((sse_attr(EV_BOARD_A, A_STATUS) & ST_INJECT) &&
+	      !(sse_attr(EV_BOARD_B, A_STATUS) & ST_INJECT), "sse",
+	      "STATUS.inject: 0x4001 injectable, 0x4002 not", "");
+	expect_err(sse_inject(EV_BOARD_B, boot_hartid), SBI_ERR_INVALID_PARAM, "sse",
+		   "inject of the non-injectable board event: INVALID_PARAM");
+	c->event = EV_BOARD_A;
+	c->runs = 0;
+	c->mode = MODE_RECORD;
+	r = sse_register(EV_BOARD_A, (unsigned long)sse_entry, (unsigned long)c);
+	if (!r.error)
+		r = sse_call(SSE_ENABLE, EV_BOARD_A);
+	if (!r.error)
+		r = sse_call(SSE_HART_UNMASK, 0);
+	if (!r.error)
+		r = sse_inject(EV_BOARD_A, boot_hartid);
+	check(!r.error && c->runs == 1 && sse_state(EV_BOARD_A) == ST_ENABLED, "sse",
+	      "board event 0x4001: register, enable, inject: delivered and completed",
+	      sfmt("%s runs %lu", ret_str(r), c->runs));
+	sbi_call0(SSE, SSE_HART_MASK);
+	r = sse_call(SSE_DISABLE, EV_BOARD_A);
+	if (!r.error)
+		r = sse_call(SSE_UNREGISTER, EV_BOARD_A);
+	check(!r.error && sse_state(EV_BOARD_A) == ST_UNUSED, "sse",
+	      "board event 0x4001: disable, unregister", ret_str(r));
+}
+
 void test_sse_basic(void)
 {
 	if (!sbi_probe(SSE)) {
@@ -1354,6 +1403,10 @@ void test_sse(void)
 	ctx_pmu.event = EV_PMU;
 	if (!sbi_probe(SSE)) {
 		check(false, "sse", "probe_extension(SSE) = 1", "0");
+		return;
+	}
+	if (boot_arg(machine.bootargs, "board-events")) {
+		test_board_events();
 		return;
 	}
 	test_mask();

@@ -17,13 +17,15 @@ bool test_fw_counting = true;
 
 /*
  * The extensions, as stand-ins: their EID ranges, a handler that records
- * what it was called with, and for TIME and PMU an available() the test
- * controls.
+ * what it was called with, a per-hart hook that logs which extension's
+ * hook ran, and for TIME and PMU an available() the test controls.
  */
 static const struct sbi_extension *called_ext;
 static unsigned long called_fid;
 static const unsigned long *called_args;
 static bool time_ok = true, pmu_ok;
+static const struct sbi_extension *hook_log[32];
+static unsigned int hook_count;
 
 #define STUB_EXT(var, first, last, avail)					\
 	extern const struct sbi_extension var;					\
@@ -36,9 +38,19 @@ static bool time_ok = true, pmu_ok;
 		called_args = args;						\
 		return sbi_ok(first);						\
 	}									\
+	static void var##_hook(void)						\
+	{									\
+		if (hook_count < sizeof(hook_log) / sizeof(hook_log[0]))	\
+			hook_log[hook_count] = &var;				\
+		hook_count++;							\
+	}									\
 	const struct sbi_extension var = { .eid_first = first, .eid_last = last, \
 					   .name = #var, .available = avail,	\
-					   .handle = var##_handle }
+					   .handle = var##_handle,		\
+					   .hart_init = var##_hook,		\
+					   .hart_stop = var##_hook,		\
+					   .hart_suspend = var##_hook,		\
+					   .hart_resume = var##_hook }
 static bool stub_time_available(void) { return time_ok; }
 static bool stub_pmu_available(void) { return pmu_ok; }
 STUB_EXT(sbi_ext_legacy, 0x0, 0x8, NULL);
@@ -228,6 +240,30 @@ static void test_dispatch_hash(void)
 #endif
 	pmu_ok = false;
 	sbi_ecall_init();
+}
+
+/*
+ * The per-hart hooks: each event runs the hook of every registered
+ * extension once, in registry (EID) order, available or not (PMU is not,
+ * here).
+ */
+static void test_hart_hooks(void)
+{
+	static const char *const names[] = { "init", "stop", "suspend", "resume" };
+
+	pmu_ok = false;
+	sbi_ecall_init();
+	for (int ev = SBI_HART_INIT; ev <= SBI_HART_RESUME; ev++) {
+		bool in_order = true;
+
+		hook_count = 0;
+		sbi_ext_hart_event(ev);
+		for (unsigned long i = 0; i < sbi_extension_count && i < hook_count; i++)
+			in_order &= hook_log[i] == sbi_extensions[i];
+		CHECK(hook_count == sbi_extension_count && in_order,
+		      "hart %s runs the hook of each of the %lu extensions once, in EID order "
+		      "(%u ran)", names[ev], sbi_extension_count, hook_count);
+	}
 }
 
 static struct hartmask harts_of(const unsigned long *ids, int n)
@@ -592,7 +628,7 @@ static void test_memregion(void)
 }
 
 /*
- * The time CSR read the firmware emulates (sbi_emulate.c): every mode and
+ * The time CSR read the firmware emulates (emulate.c): every mode and
  * every combination of the three TM bits against the privileged spec's
  * table.  QEMU checks hcounteren itself before its read traps, so only
  * this test reaches the VIRTUAL answers for VS.
@@ -649,6 +685,7 @@ int main(void)
 	test_dispatch_calls();
 	make_ident();
 	test_dispatch_hash();
+	test_hart_hooks();
 	test_hartmask();
 	test_hartmask_walk();
 	test_hart_map();

@@ -2,21 +2,20 @@
 /*
  * The harts themselves: their scratch areas and stacks, the probe of what
  * the hardware has (cold boot) and the per-hart CSR set-up that every start
- * runs (cold boot, warm boot, HSM start).  Called by sbi_init.c and
- * sbi_hsm.c; calls neither (nor the IPI or HSM code): the bottom of the
- * boot path.
+ * runs (cold boot, warm boot, HSM start), which ends in every SBI
+ * extension's hart_init hook (sbi_ext_hart_event).  Called by sbi_init.c
+ * and sbi_hsm.c; calls neither (nor the IPI or HSM code): the bottom of
+ * the boot path.
  */
 #include <libfdt.h>
 #include <tally/board.h>
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_validate.h>
-#include <tally/fwft.h>
 #include <tally/hart.h>
 #include <tally/init.h>
 #include <tally/platform.h>
-#include <tally/sbi_dbtr.h>
+#include <tally/sbi.h>
 #include <tally/sbi_pmu.h>
-#include <tally/timer.h>
 #include <tally/trap.h>
 
 struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
@@ -254,11 +253,11 @@ void hart_init_local(void)
 			   (hart_features.has_h ? medeleg_hypervisor() : 0));
 	if (hart_features.has_h)
 		csr_clear(mstatus, MSTATUS_MPV);	/* the next mret enters HS-mode */
-	sbi_fwft_hart_init();	/* FWFT: features to reset values (medeleg, menvcfg) */
-	csr_write(mcounteren, 0xffffffffUL);
+	csr_write(mcounteren, COUNTEREN_ALL);
 	/* programmable counters stop until the PMU starts them; cycle and instret run */
 	if (hart_features.has_mcountinhibit)
-		csr_write(CSR_MCOUNTINHIBIT, ~0x7UL & 0xffffffffUL);
+		csr_write(CSR_MCOUNTINHIBIT,
+			  COUNTEREN_ALL & ~(COUNTEREN_CY | COUNTEREN_TM | COUNTEREN_IR));
 	if (hart_features.has_menvcfg && hart_features.has_sstc)
 		menvcfg_write(menvcfg_read() | MENVCFG_STCE);
 	if (hart_features.has_fp) {
@@ -268,9 +267,7 @@ void hart_init_local(void)
 	}
 	pmp_protect();
 	hart_irq_init();
-	sbi_pmu_hart_init();
-	sbi_dbtr_hart_init();		/* S-mode's triggers do not outlive a start */
-	sbi_timer_hart_init();
+	sbi_ext_hart_event(SBI_HART_INIT);	/* each extension's hart_init */
 	if (platform.ops.ipi_clear)
 		platform.ops.ipi_clear(me->index);
 	if (board->hart_init)

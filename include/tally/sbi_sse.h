@@ -12,7 +12,9 @@
 /* Local events: one slot each in every hart's struct sse_hart. */
 #define SSE_LOCAL_PMU		0	/* 0x00010000 local PMU overflow */
 #define SSE_LOCAL_SOFTWARE	1	/* 0xffff0000 software injected */
-#define SSE_NR_LOCAL		2
+#define SSE_LOCAL_BOARD		2	/* the first of the board's own (sbi_sse_add_event) */
+#define SSE_NR_BOARD		2	/* local events a board may add */
+#define SSE_NR_LOCAL		(SSE_LOCAL_BOARD + SSE_NR_BOARD)
 /*
  * sse_hart.pending: bit SSE_LOCAL_* plus this one for the global event.
  * Bit i is the event sse_events[i] of lib/sbi/sbi_sse.c names.
@@ -58,11 +60,25 @@ struct trap_frame;
 void sbi_sse_trap_exit(struct trap_frame *tf);
 /* M-mode LCOFI while the PMU overflow event is enabled on this hart. */
 void sbi_sse_pmu_overflow(void);
+/*
+ * A board's own SSE event, added from its final_init (cold boot, before
+ * S-mode runs; later: SBI_ERR_DENIED): a local, platform-specific event id
+ * (SBI_SSE_EVENT_PLATFORM_BIT set, SBI_SSE_EVENT_GLOBAL_BIT clear), not
+ * yet added, at most SSE_NR_BOARD of them (else INVALID_PARAM, or
+ * NO_SHMEM when full).  S-mode then registers, enables (and, if
+ * injectable, injects) it as any local event.
+ */
+long sbi_sse_add_event(uint32_t event_id, bool injectable);
+/*
+ * The board's driver raises its event on the hart of that index (pending
+ * there; another hart is told by IPI, this one delivers on the way out of
+ * the trap).  INVALID_PARAM: no such board event or hart; FAILED: the hart
+ * is stopped.
+ */
+long sbi_sse_raise(uint32_t event_id, unsigned long hart_index);
 /* HSM suspend: an event deliverable now ends the wait ... */
 bool sbi_sse_wakes(void);
 /* ... and is delivered by a self-IPI once the hart is back in S-mode. */
 void sbi_sse_kick_self(void);
-/* HSM stop: the hart's events back to UNUSED, masked. */
-void sbi_sse_hart_reset(void);
 
 #endif
