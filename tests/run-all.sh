@@ -65,6 +65,9 @@ suite_sbi() {
 	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
 	make -s -C "$root" O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
 		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the board's own SSE events (make TALLY_TEST_SSE_EVENTS=1: virt adds two)
+	make -s -C "$root" O="$out/fw-sse-board" TALLY_TEST_SSE_EVENTS=1 \
+		"$out/fw-sse-board/platform/generic/firmware/fw_dynamic.bin" || status=1
 	# the other boards' own images (make PLATFORM=<board>, their board.mk)
 	for board in sifive_u spike; do
 		make -s -C "$root" O="$out" PLATFORM=$board \
@@ -75,6 +78,7 @@ suite_sbi() {
 		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
 	STRICT_FILTERS_FW="$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" \
+	BOARD_SSE_FW="$out/fw-sse-board/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
