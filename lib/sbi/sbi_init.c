@@ -70,7 +70,7 @@ static void print_banner(const struct fw_next *next)
 	       platform.mem.fw_base, platform.mem.fw_base + platform.mem.fw_size - 1,
 	       platform.mem.fw_size / 1024);
 	printf("Devices          : console %s, ipi %s, timer %s%s, reset %s\n",
-	       platform.console_name, platform.ipi_name, platform.timer_name,
+	       console_name(), platform.ipi_name, platform.timer_name,
 	       hart_features.has_sstc ? " + Sstc" : "", platform.reset_name);
 	if (platform.irqchip_name)
 		printf("Interrupts (AIA) : %s%s\n", platform.irqchip_name,

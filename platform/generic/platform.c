@@ -11,60 +11,16 @@
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/drivers.h>
+#include <tally/fdt_driver.h>
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_validate.h>
 #include <tally/hart.h>
 #include <tally/platform.h>
 #include <tally/riscv.h>
 
-struct platform platform;
 static char model[80];	/* copied: the devicetree moves when it is fixed up */
 
-static const char *const uart_compat[] = { "ns16550a", "ns16550", "snps,dw-apb-uart", NULL };
 static const char *const mtimer_compat[] = { "riscv,aclint-mtimer", NULL };
-static const char *const test_compat[] = { "sifive,test1", "sifive,test0", NULL };
-
-int platform_stdout_node(const void *fdt)
-{
-	int chosen = fdt_path_offset(fdt, "/chosen");
-	const char *path = chosen >= 0 ? fdt_string_prop(fdt, chosen, "stdout-path") : NULL;
-	char name[64];
-	int i;
-
-	if (!path)
-		return -1;
-	/* "path:options": the options part names a baud rate, not a node */
-	for (i = 0; path[i] && path[i] != ':' && i < (int)sizeof(name) - 1; i++)
-		name[i] = path[i];
-	name[i] = '\0';
-	return fdt_path_node(fdt, name);	/* never fdt_path_offset(): aliases */
-}
-
-static bool node_is_uart(const void *fdt, int node)
-{
-	for (const char *const *c = uart_compat; *c; c++)
-		if (!fdt_node_check_compatible(fdt, node, *c))
-			return true;
-	return false;
-}
-
-static void console_setup(const void *fdt)
-{
-	int node = platform_stdout_node(fdt);
-	unsigned long base;
-
-	if (node < 0 || !node_is_uart(fdt, node))
-		node = fdt_find_compatible(fdt, uart_compat);
-	if (node < 0 || fdt_reg(fdt, node, 0, &base, NULL))
-		return;		/* no console: the firmware runs silent */
-	uart8250_init(base, fdt_u32(fdt, node, "reg-shift", 0),
-		      fdt_u32(fdt, node, "reg-io-width", 1),
-		      fdt_u32(fdt, node, "clock-frequency", 0),
-		      fdt_u32(fdt, node, "current-speed", 0));
-	platform.ops.console_putc = uart8250_putc;
-	platform.ops.console_getc = uart8250_getc;
-	platform.console_name = "uart8250";
-}
 
 /*
  * platform.harts holds hart indices: those of hart_map, which _start
@@ -132,26 +88,6 @@ static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 	}
 }
 
-/* Registers only M-mode may touch: every hart's PMP closes them to S/U. */
-void platform_add_mmode_dev(unsigned long base, unsigned long size)
-{
-	if (platform.nr_mmode_devs == PLATFORM_MMODE_DEVS) {
-		printf("Tally: WARNING: M-mode device 0x%lx+0x%lx not protected "
-		       "(table full)\n", base, size);
-		return;
-	}
-	platform.mmode_dev[platform.nr_mmode_devs++] =
-		(struct memregion){ .base = base, .size = size };
-}
-
-bool platform_add_trap_page(const struct platform_trap_page *pg)
-{
-	if (platform.nr_trap_pages == PLATFORM_TRAP_PAGES)
-		return false;
-	platform.trap_page[platform.nr_trap_pages++] = *pg;
-	return true;
-}
-
 static void mmode_device(const void *fdt, int node, int index)
 {
 	unsigned long base, size;
@@ -160,23 +96,11 @@ static void mmode_device(const void *fdt, int node, int index)
 		platform_add_mmode_dev(base, size);
 }
 
-/* A hart the devicetree lists but S-mode must never run on (by hart id). */
-void platform_park_hart(unsigned long hartid)
-{
-	unsigned long index = hart_map_index(&hart_map, hartid);
-
-	if (index == HART_INDEX_NONE || !hartmask_test(&platform.harts, index))
-		return;
-	hartmask_unset(&platform.harts, index);
-	platform.nr_harts--;
-}
-
 static void ipi_timer_setup(const void *fdt)
 {
 	int node = fdt_find_compatible(fdt, fdt_clint_compat);
 	unsigned long base, base2;
 
-	platform.nr_mmode_devs = 0;
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
 		/* SiFive CLINT: msip at 0, mtimecmp at 0x4000, mtime at 0xbff8 */
@@ -325,43 +249,6 @@ static void aplic_quirk_setup(void)
 		platform.quirks_name = "APLIC setipnum (QEMU < 9.0)";
 }
 
-static bool syscon_reg(const void *fdt, const char *compat, unsigned long *addr,
-		       uint32_t *value)
-{
-	int node = fdt_node_offset_by_compatible(fdt, -1, compat), regmap;
-	unsigned long base;
-
-	if (node < 0)
-		return false;
-	regmap = fdt_node_offset_by_phandle(fdt, fdt_u32(fdt, node, "regmap", 0));
-	if (regmap < 0 || fdt_reg(fdt, regmap, 0, &base, NULL))
-		return false;
-	*addr = base + fdt_u32(fdt, node, "offset", 0);
-	*value = fdt_u32(fdt, node, "value", 0);
-	return true;
-}
-
-static void reset_setup(const void *fdt)
-{
-	int node = fdt_find_compatible(fdt, test_compat);
-	unsigned long base, off_addr = 0, boot_addr = 0;
-	uint32_t off_val = 0, boot_val = 0;
-
-	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
-		sifive_test_init(base);
-		platform.reset_name = "sifive,test0";
-		platform.reset_types = SRST_TYPES_ALL;
-	} else if (syscon_reg(fdt, "syscon-poweroff", &off_addr, &off_val) |
-		   syscon_reg(fdt, "syscon-reboot", &boot_addr, &boot_val)) {
-		syscon_reset_init(off_addr, off_val, boot_addr, boot_val);
-		platform.reset_name = "syscon";
-		platform.reset_types = (off_addr ? SRST_TYPE_BIT(SBI_SRST_TYPE_SHUTDOWN) : 0) |
-				       (boot_addr ? SRST_TYPES_REBOOT : 0);
-	}
-	if (platform.reset_name)
-		platform.ops.system_reset = reset_device;
-}
-
 int platform_init(void *fdt)
 {
 	if (fdt_check_header(fdt))
@@ -383,11 +270,14 @@ int platform_init(void *fdt)
 	if (!fdt_walkable(fdt, fdt_totalsize(fdt)))
 		return -1;
 	board_select(fdt);
-	platform.console_name = platform.ipi_name = platform.timer_name = NULL;
+	console_set_device(NULL);
+	platform.ipi_name = platform.timer_name = NULL;
 	platform.irqchip_name = NULL;
 	platform.reset_name = "none";
 	platform.reset_types = 0;
-	console_setup(fdt);
+	platform.ops.system_reset = NULL;
+	platform.nr_mmode_devs = 0;
+	fdt_driver_console_setup(fdt);
 	if (platform.fdt_err)
 		printf("Tally: devicetree structure invalid (%s): devices found by read-only lookups, "
 		       "riscv,pmu map and /reserved-memory fixup skipped\n",
@@ -402,7 +292,7 @@ int platform_init(void *fdt)
 	ipi_timer_setup(fdt);
 	aia_setup(fdt);
 	aplic_quirk_setup();
-	reset_setup(fdt);
+	fdt_driver_reset_setup(fdt);
 	if (board->early_init && board->early_init(fdt)) {
 		printf("Tally: board %s: initialisation failed\n", board->name);
 		return -1;

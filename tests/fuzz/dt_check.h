@@ -4,7 +4,7 @@
  * fuzz_dt_gen.c: generated riscv,pmu nodes) check on one blob, with the
  * firmware's code built for the host: lib/fdt/fdt_validate.c,
  * lib/fdt/fdt_pmu.c, lib/fdt/fdt_helpers.c, lib/fdt/fdt_aia.c (with
- * fdt_harts.c, lib/sbi/hartmask.c) and lib/pmu/pmu_map.c over
+ * fdt_harts.c, lib/utils/hartmask.c) and lib/pmu/pmu_map.c over
  * Linux 6.1's libfdt (the firmware's), all instrumented.  The blob sits in a
  * heap buffer of exactly its size, so any read or write past it, or before
  * any stack buffer, is an ASan report.
