@@ -116,7 +116,7 @@ static void event_cb(void *ctx, const struct ntrace_msg *m, int err)
 
 	if (!err && m && m->tcode == NTRACE_TCODE_OWNERSHIP) {
 		c->prev_priv = c->priv;
-		c->priv = (int)((m->process >> 2) & 3);
+		c->priv = (int)ntrace_process_prv(m->process);
 		return;
 	}
 	if (!err || ++c->errors_shown > ERRORS_SHOWN)

@@ -13,6 +13,7 @@
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
+#include <tally/riscv.h>
 #include <tally/sbi.h>
 #include <tally/sbi_pmu.h>
 #include <tally/timer.h>
@@ -55,7 +56,7 @@ static void print_banner(const struct fw_next *next)
 	unsigned long hpm = hart_features.hpm_mask;
 	unsigned int first = 0, last = 0, count = 0;
 
-	for (unsigned int i = 3; i < 32; i++) {
+	for (unsigned int i = HPM_COUNTER_FIRST; i < HPM_COUNTER_LIMIT; i++) {
 		if (!(hpm & (1UL << i)))
 			continue;
 		if (!count++)

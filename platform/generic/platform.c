@@ -76,7 +76,8 @@ static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
 	int len, n = 0;
 	const fdt32_t *ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
 
-	for (int i = 0; ie && i + 1 < len / 4; i += 2) {
+	/* cells of <&phandle irq> pairs */
+	for (int i = 0; ie && i + 1 < len / (int)sizeof(*ie); i += 2) {
 		if (fdt32_to_cpu(ie[i + 1]) != irq)
 			continue;
 		long hartid = fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
@@ -103,16 +104,18 @@ static void ipi_timer_setup(const void *fdt)
 
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
-		/* SiFive CLINT: msip at 0, mtimecmp at 0x4000, mtime at 0xbff8 */
-		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, 4, mswi_add_hart);
-		for_each_hart_context(fdt, node, IRQ_M_TIMER, base + 0x4000, 8, mtimer_add_hart);
-		mtimer_set_mtime(base + 0xbff8);
+		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, MSWI_MSIP_STRIDE,
+				      mswi_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_TIMER, base + CLINT_MTIMECMP_OFFSET,
+				      MTIMER_MTIMECMP_STRIDE, mtimer_add_hart);
+		mtimer_set_mtime(base + CLINT_MTIME_OFFSET);
 		platform.ipi_name = platform.timer_name = "clint";
 	}
 	node = fdt_find_compatible(fdt, fdt_mswi_compat);
 	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
 		mmode_device(fdt, node, 0);
-		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, 4, mswi_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, MSWI_MSIP_STRIDE,
+				      mswi_add_hart);
 		platform.ipi_name = "aclint-mswi";
 	}
 	node = fdt_find_compatible(fdt, mtimer_compat);
@@ -122,7 +125,8 @@ static void ipi_timer_setup(const void *fdt)
 		mmode_device(fdt, node, 0);
 		mmode_device(fdt, node, 1);
 		mtimer_set_mtime(base);
-		for_each_hart_context(fdt, node, IRQ_M_TIMER, base2, 8, mtimer_add_hart);
+		for_each_hart_context(fdt, node, IRQ_M_TIMER, base2, MTIMER_MTIMECMP_STRIDE,
+				      mtimer_add_hart);
 		platform.timer_name = "aclint-mtimer";
 	}
 	if (platform.ipi_name) {

@@ -16,6 +16,12 @@
 #include <tally/platform.h>
 
 #define E51_HARTID	0
+/*
+ * Room the tree grows by for status = "disabled" on the E51's cpu node:
+ * the property (12 bytes of header, 9 of value, padded: 24) and, should
+ * the strings block not hold it yet, the name "status" (7): 64 is ample.
+ */
+#define E51_DISABLE_ROOM	64
 
 static const char *const sifive_u_compatible[] = {
 	"sifive,hifive-unleashed-a00", "sifive,fu540-c000", "sifive,fu540", NULL
@@ -34,7 +40,7 @@ static void sifive_u_final_init(void *fdt)
 	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
 	unsigned long hartid;
 
-	if (fdt_open_into(fdt, fdt, fdt_totalsize(fdt) + 64))
+	if (fdt_open_into(fdt, fdt, fdt_totalsize(fdt) + E51_DISABLE_ROOM))
 		return;
 	fdt_for_each_subnode(cpu, fdt, cpus) {
 		if (!fdt_reg(fdt, cpu, 0, &hartid, NULL) && hartid == E51_HARTID) {
