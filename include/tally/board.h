@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A board: what one machine does differently from the generic, devicetree
- * driven platform (platform/generic/platform.c).  In the spirit of
+ * driven platform (platform/generic/fdt_platform.c).  In the spirit of
  * OpenSBI's struct sbi_platform_operations, smaller: every member but the
  * name may be NULL, and NULL means "the generic code's default".
  *

@@ -79,7 +79,7 @@ struct platform {
 extern struct platform platform;
 
 /*
- * The generic platform (platform/generic/platform.c): fill 'platform' from
+ * The generic platform (platform/generic/fdt_platform.c): fill 'platform' from
  * the devicetree at cold boot, choose the board (include/tally/board.h)
  * and run its early_init.  0 on success.
  */

@@ -118,7 +118,7 @@ static void dt_aia_fixup_check(const void *fdt)
 
 /*
  * The read-only lookups the generic platform makes at boot, also on a tree
- * that fails validation (platform/generic/platform.c): console, harts,
+ * that fails validation (platform/generic/fdt_platform.c): console, harts,
  * memory, CLINT/ACLINT, reset, on a walkable tree (fdt_walkable()), also
  * one that fails validation.  They must stay inside the blob and end (a
  * lookup that loops is a libFuzzer timeout).
