@@ -31,8 +31,8 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 			     flags & NTRACE_EXEC_TRAPPED);
 		return;
 	}
-	if (c->profile) {
-		profile_exec(c, pc, image_symbol(pc, NULL));
+	if (c->exec) {
+		c->exec(c, pc, image_symbol(pc, NULL));
 		return;
 	}
 	if (c->symbols_out) {
