@@ -251,4 +251,10 @@ clean:
 distclean:
 	rm -rf $(O)
 
+# The compiler writes the .d files; nothing else makes them.  Without this
+# rule make tried to remake them through its built-in `%: %.o` and the
+# libfdt rule (whose stem then was "fdt_ro.d": "cc1: fatal error:
+# .../fdt_ro.d.c: No such file or directory", harmless but alarming).
+$(OBJ_DIR)/%.d: ;
+
 -include $(shell find $(OBJ_DIR) -name '*.d' 2>/dev/null)

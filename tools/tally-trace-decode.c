@@ -31,8 +31,8 @@ static void exec_cb(void *ctx, uint64_t pc, unsigned flags)
 			     flags & NTRACE_EXEC_TRAPPED);
 		return;
 	}
-	if (c->profile) {
-		profile_exec(c, pc, image_symbol(pc, NULL));
+	if (c->exec) {
+		c->exec(c, pc, image_symbol(pc, NULL));
 		return;
 	}
 	if (c->symbols_out) {
@@ -116,7 +116,7 @@ static void event_cb(void *ctx, const struct ntrace_msg *m, int err)
 
 	if (!err && m && m->tcode == NTRACE_TCODE_OWNERSHIP) {
 		c->prev_priv = c->priv;
-		c->priv = (int)((m->process >> 2) & 3);
+		c->priv = (int)ntrace_process_prv(m->process);
 		return;
 	}
 	if (!err || ++c->errors_shown > ERRORS_SHOWN)

@@ -291,3 +291,29 @@ int elf_load(const uint8_t *b, size_t n, bool code, char *err, size_t cap)
 	image_sort_symbols();
 	return 0;
 }
+
+/* An ELF file (code: its PT_LOAD segments too, and the XLEN). */
+static int load_elf_file(const char *path, bool code)
+{
+	char err[256];
+	size_t n;
+	uint8_t *b = read_file(path, &n);
+	int rc = elf_load(b, n, code, err, sizeof(err));
+
+	free(b);
+	if (rc)
+		fprintf(stderr, "tally-trace: %s: %s\n", path, err);
+	return rc;
+}
+
+int image_load_elf(const char *path)
+{
+	return load_elf_file(path, true);
+}
+
+/* Symbols only: for code that changes at run time (Linux), whose bytes
+ * must come from the captured words. */
+int image_load_symbols(const char *path)
+{
+	return load_elf_file(path, false);
+}

@@ -228,23 +228,3 @@ int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 			(unsigned long long)fd->restarted, secs);
 	return fd->enc.error ? 1 : 0;
 }
-
-int cmd_encode(struct opts *o)
-{
-	struct feeder *fd = malloc(sizeof(*fd));
-	FILE *in = o->input && strcmp(o->input, "-") ? fopen(o->input, "r") : stdin;
-	double t0 = now_s();
-	int rc;
-
-	if (!in || !fd) {
-		fprintf(stderr, "tally-trace: cannot read the log\n");
-		return 2;
-	}
-	feeder_init(fd, o);
-	rc = read_log(fd, in, o->input && strcmp(o->input, "-") ? o->input : "stdin",
-		      o->max_instructions);
-	if (!rc)
-		rc = feeder_finish(fd, o, now_s() - t0);
-	free(fd);
-	return rc;
-}

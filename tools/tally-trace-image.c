@@ -401,32 +401,6 @@ uint8_t *image_add_segment(uint64_t base, uint64_t size)
 	return add_seg(base, size, false)->bytes;
 }
 
-/* An ELF file (code: its PT_LOAD segments too, and the XLEN). */
-static int load_elf_file(const char *path, bool code)
-{
-	char err[256];
-	size_t n;
-	uint8_t *b = read_file(path, &n);
-	int rc = elf_load(b, n, code, err, sizeof(err));
-
-	free(b);
-	if (rc)
-		fprintf(stderr, "tally-trace: %s: %s\n", path, err);
-	return rc;
-}
-
-int image_load_elf(const char *path)
-{
-	return load_elf_file(path, true);
-}
-
-/* Symbols only: for code that changes at run time (Linux), whose bytes
- * must come from the captured words. */
-int image_load_symbols(const char *path)
-{
-	return load_elf_file(path, false);
-}
-
 /* Forgets every segment, symbol and captured word (the fuzz targets). */
 void image_reset(void)
 {

@@ -409,3 +409,24 @@ int read_log(struct feeder *fd, FILE *in, const char *name, uint64_t max)
 	free(line);
 	return rc;
 }
+
+/* encode: the log read here, fed to the encoder (tally-trace-encode.c). */
+int cmd_encode(struct opts *o)
+{
+	struct feeder *fd = malloc(sizeof(*fd));
+	FILE *in = o->input && strcmp(o->input, "-") ? fopen(o->input, "r") : stdin;
+	double t0 = now_s();
+	int rc;
+
+	if (!in || !fd) {
+		fprintf(stderr, "tally-trace: cannot read the log\n");
+		return 2;
+	}
+	feeder_init(fd, o);
+	rc = read_log(fd, in, o->input && strcmp(o->input, "-") ? o->input : "stdin",
+		      o->max_instructions);
+	if (!rc)
+		rc = feeder_finish(fd, o, now_s() - t0);
+	free(fd);
+	return rc;
+}

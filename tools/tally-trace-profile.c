@@ -82,7 +82,7 @@ static void set_depth(struct profile *c, int depth)
 }
 
 /* Profile bookkeeping for one executed instruction. */
-void profile_exec(struct decode_ctx *dc, uint64_t pc, const char *name)
+static void profile_exec(struct decode_ctx *dc, uint64_t pc, const char *name)
 {
 	struct profile *c = dc->profile;
 	const struct ntrace_insn *in = image_lookup(NULL, pc);
@@ -189,7 +189,8 @@ static int cmp_fn(const void *a, const void *b)
 int cmd_profile(struct opts *o)
 {
 	struct profile *prof = calloc(1, sizeof(*prof));
-	struct decode_ctx dc = { .profile = prof, .priv = -1, .prev_priv = -1 };
+	struct decode_ctx dc = { .profile = prof, .exec = profile_exec,
+				 .priv = -1, .prev_priv = -1 };
 	struct ntrace_decoder *d = calloc(1, sizeof(*d));
 	struct flame *fl = flame_new();
 	uint64_t total = 0;

@@ -3,10 +3,11 @@
  * tally-trace: what the host tool's files share.
  *
  *   tally-trace.c          main, options (the trace controls they set)
+ *   tally-trace-usage.c    the help text (usage)
  *   tally-trace-util.c     files, clocks, the output buffer (fuzz targets link it)
  *   tally-trace-cfg.c      the side file T.ntr.cfg (trace controls by name)
- *   tally-trace-encode.c   the ingress port from executed instructions; encode
- *   tally-trace-input.c    the logs it reads: QEMU, Spike, PCSEQ, PCONLY
+ *   tally-trace-encode.c   the ingress port from executed instructions
+ *   tally-trace-input.c    the logs it reads: QEMU, Spike, PCSEQ, PCONLY; encode
  *   tally-trace-output.c   the addresses it writes: hex, PCONLY, PCSEQ
  *   tally-trace-record.c   record: QEMU under a FIFO, the plugin stream, harts
  *   tally-trace-dump.c     dump
@@ -15,7 +16,7 @@
  *   tally-trace-profile.c  profile (functions, SBI calls)
  *   tally-trace-flame.c    the profile's flame graph (SVG)
  *   tally-trace-image.c    the code: segments, raw binaries, captured words
- *   tally-trace-elf.c      ELF files, checked before they are read
+ *   tally-trace-elf.c      ELF files, checked before they are read, and loaded
  */
 #ifndef TALLY_TRACE_TOOL_H
 #define TALLY_TRACE_TOOL_H
@@ -154,8 +155,10 @@ struct decode_ctx {
 	bool words_pending;
 	uint64_t next_change;	/* index of the next captured code change */
 	int priv, prev_priv;	/* from Ownership messages; -1 unknown */
-	/* profile: every executed instruction goes here instead of out */
+	/* profile: every executed instruction goes to exec instead of out
+	 * (tally-trace-profile.c sets both: decoding knows no profile) */
 	struct profile *profile;
+	void (*exec)(struct decode_ctx *c, uint64_t pc, const char *name);
 	struct ntrace_decoder *dec;
 	const char *file;	/* the stream's name, for messages */
 	uint64_t errors_shown;	/* decode errors seen (the first few printed) */
@@ -166,10 +169,6 @@ int decode_file(const struct opts *o, struct decode_ctx *c, struct ntrace_decode
 /* A fault as text: where (byte, message, TCODE) and what (error, field=value, PC). */
 int fault_where(const struct ntrace_fault *f, char *out, size_t cap);
 int fault_what(const struct ntrace_fault *f, bool lenient, char *out, size_t cap);
-
-/* ---- tally-trace-profile.c ------------------------------------------------ */
-
-void profile_exec(struct decode_ctx *c, uint64_t pc, const char *name);
 
 /* ---- tally-trace-flame.c: flame graph ------------------------------------- */
 
@@ -182,7 +181,7 @@ void flame_free(struct flame *fl);
 /* ---- subcommands ------------------------------------------------------------ */
 
 int cmd_record(struct opts *o);
-int cmd_encode(struct opts *o);
+int cmd_encode(struct opts *o);		/* tally-trace-input.c */
 int cmd_dump(struct opts *o);
 int cmd_decode(struct opts *o);
 int cmd_stats(struct opts *o);
@@ -191,7 +190,6 @@ int cmd_profile(struct opts *o);
 /* ---- tally-trace-image.c: the code ---------------------------------------- */
 
 extern unsigned image_xlen;
-int image_load_elf(const char *path);
 int image_load_raw(const char *path, uint64_t base);
 int image_load_words(const char *path);
 int image_save_words(const char *path);
@@ -201,7 +199,6 @@ size_t image_changes(void);
 uint64_t image_next_change(void);
 bool image_words_pending(void);
 extern uint64_t image_word_index;	/* index of the next instruction (record) */
-int image_load_symbols(const char *path);
 bool image_covers(uint64_t addr);
 const struct ntrace_insn *image_lookup(void *ctx, uint64_t addr);
 const struct ntrace_insn *image_range(void *ctx, uint64_t addr, uint64_t *base, uint64_t *end);
@@ -217,5 +214,9 @@ void image_reset(void);
 /* An ELF file's bytes: checked whole, then its PT_LOAD segments (code) and
  * code symbols added to the image.  0, or -1 with what is wrong in err. */
 int elf_load(const uint8_t *b, size_t n, bool code, char *err, size_t cap);
+/* An ELF file by path into the image: code (segments, XLEN and symbols), or
+ * its symbols only (code that changes at run time, Linux). */
+int image_load_elf(const char *path);
+int image_load_symbols(const char *path);
 
 #endif

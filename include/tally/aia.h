@@ -4,7 +4,7 @@
  * them (Linux's bindings riscv,imsics.yaml and riscv,aplic.yaml):
  * lib/fdt/fdt_aia.c fills these from the tree, lib/utils/imsic.c and
  * lib/utils/aplic.c program the hardware from them, and the generic
- * platform (platform/generic/platform.c) connects the two.  Plain data: the
+ * platform (platform/generic/fdt_platform.c) connects the two.  Plain data: the
  * parser is also built into host tests and the fuzz targets.
  */
 #ifndef TALLY_AIA_H
@@ -83,7 +83,7 @@ struct aplic_desc {
 /*
  * An S-level APLIC domain: S-mode's own.  The firmware never programs it;
  * it only needs to know where it is for a board quirk (the QEMU 7.2
- * setipnum emulation, platform/generic/platform.c).
+ * setipnum emulation, platform/generic/fdt_platform.c).
  */
 struct aplic_slevel {
 	unsigned long base, size;

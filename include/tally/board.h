@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A board: what one machine does differently from the generic, devicetree
- * driven platform (platform/generic/platform.c).  In the spirit of
+ * driven platform (platform/generic/fdt_platform.c).  In the spirit of
  * OpenSBI's struct sbi_platform_operations, smaller: every member but the
  * name may be NULL, and NULL means "the generic code's default".
  *
@@ -42,6 +42,17 @@ struct board_pmu {
  */
 #define BOARD_QUIRK_APLIC_SETIPNUM	(1U << 0)
 
+/*
+ * An SSE event of the board's own: a local, platform-specific id
+ * (SBI_SSE_EVENT_PLATFORM_BIT set, SBI_SSE_EVENT_GLOBAL_BIT clear), added
+ * by the SSE extension at the end of cold boot (docs/sbi.md); a board
+ * declares them, so the platform never calls up into lib/sbi.
+ */
+struct board_sse_event {
+	uint32_t id;			/* 0 ends the table */
+	bool injectable;
+};
+
 struct board {
 	const char *name;		/* as in make PLATFORM=<name> */
 	uint32_t quirks;		/* BOARD_QUIRK_* */
@@ -62,6 +73,8 @@ struct board {
 	void (*hart_init)(unsigned long hartid);
 	/* Cold boot: the PMU hooks and counter quirks for every hart. */
 	void (*pmu_init)(struct board_pmu *pmu);
+	/* Its own SSE events, ending with id 0; may be NULL. */
+	const struct board_sse_event *sse_events;
 };
 
 /* The board the firmware runs on (set by board_select at cold boot). */

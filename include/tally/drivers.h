@@ -16,11 +16,16 @@ int uart8250_getc(void);
  * ACLINT MSWI / CLINT software interrupts: one 32-bit MSIP word per hart.
  * The drivers' harts are hart indices (include/tally/hartmask.h).
  */
+#define MSWI_MSIP_STRIDE	4	/* bytes between two harts' msip words */
 void mswi_add_hart(unsigned long index, unsigned long msip_addr);
 void mswi_send(unsigned long index);
 void mswi_clear(unsigned long index);
 
 /* ACLINT MTIMER / CLINT timer */
+#define MTIMER_MTIMECMP_STRIDE	8	/* bytes between two harts' 64-bit mtimecmp */
+/* The SiFive CLINT, one region: msip words at 0, then these */
+#define CLINT_MTIMECMP_OFFSET	0x4000
+#define CLINT_MTIME_OFFSET	0xbff8
 void mtimer_set_mtime(unsigned long mtime_addr);
 void mtimer_add_hart(unsigned long index, unsigned long mtimecmp_addr);
 uint64_t mtimer_value(void);

@@ -98,8 +98,6 @@ _Static_assert(offsetof(struct hart_scratch, guard_cause) == SCRATCH_GUARD_CAUSE
 
 /* Indexed by hart index (include/tally/hartmask.h), as the stacks are. */
 extern struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
-/* Hart ids <-> indices, from the devicetree, before any hart takes its scratch. */
-extern struct hart_map hart_map;
 extern volatile unsigned long hart_map_ready;	/* fw_base.S */
 /*
  * _start, on the first hart to arrive, on a stack of its own: fills

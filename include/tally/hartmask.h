@@ -54,6 +54,13 @@ struct hart_map {
 _Static_assert(__builtin_offsetof(struct hart_map, count) == HART_MAP_COUNT, "HART_MAP_COUNT");
 _Static_assert(__builtin_offsetof(struct hart_map, id) == HART_MAP_ID, "HART_MAP_ID");
 
+/*
+ * The firmware's hart ids <-> indices, from the devicetree, before any
+ * hart takes its scratch (lib/utils/hartmask.c; filled by lib/sbi's
+ * hart_map_boot, read by the platform's device walk).
+ */
+extern struct hart_map hart_map;
+
 void hart_map_clear(struct hart_map *m);
 /* The next index gets hart id; false (nothing added) when full or already there. */
 bool hart_map_add(struct hart_map *m, unsigned long id);

@@ -89,10 +89,53 @@ enum ntrace_rcode {
 #define NTRACE_EVCODE_DEBUG_ENTRY	0
 #define NTRACE_EVCODE_TRACE_DISABLED	4
 
-/* Ownership PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]} */
+/*
+ * Ownership PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]}: the one
+ * definition of its layout, for the encoder, the decoder, the message
+ * printer and the tool.  "vpriv" is {V, PRV[1:0]}, the privilege as the
+ * encoder and decoder keep it (V << 2 | PRV).
+ */
 #define NTRACE_PROCESS_FORMAT_PRIV	0	/* V and/or PRV change */
 #define NTRACE_PROCESS_FORMAT_SCONTEXT	2
 #define NTRACE_PROCESS_FORMAT_HCONTEXT	3
+#define NTRACE_PROCESS_FORMAT_MASK	0x3u
+#define NTRACE_PROCESS_PRV_SHIFT	2
+#define NTRACE_PROCESS_PRV_MASK		0x3u
+#define NTRACE_PROCESS_V_SHIFT		4
+#define NTRACE_PROCESS_VPRIV_MASK	0x7u	/* {V, PRV} from PRV_SHIFT on */
+#define NTRACE_PROCESS_CONTEXT_SHIFT	5
+
+static inline uint64_t ntrace_process_make(unsigned format, unsigned vpriv, uint64_t context)
+{
+	return context << NTRACE_PROCESS_CONTEXT_SHIFT |
+	       (uint64_t)(vpriv & NTRACE_PROCESS_VPRIV_MASK) << NTRACE_PROCESS_PRV_SHIFT |
+	       (format & NTRACE_PROCESS_FORMAT_MASK);
+}
+
+static inline unsigned ntrace_process_format(uint64_t process)
+{
+	return (unsigned)(process & NTRACE_PROCESS_FORMAT_MASK);
+}
+
+static inline unsigned ntrace_process_prv(uint64_t process)
+{
+	return (unsigned)(process >> NTRACE_PROCESS_PRV_SHIFT & NTRACE_PROCESS_PRV_MASK);
+}
+
+static inline unsigned ntrace_process_v(uint64_t process)
+{
+	return (unsigned)(process >> NTRACE_PROCESS_V_SHIFT & 1);
+}
+
+static inline unsigned ntrace_process_vpriv(uint64_t process)
+{
+	return (unsigned)(process >> NTRACE_PROCESS_PRV_SHIFT & NTRACE_PROCESS_VPRIV_MASK);
+}
+
+static inline uint64_t ntrace_process_context(uint64_t process)
+{
+	return process >> NTRACE_PROCESS_CONTEXT_SHIFT;
+}
 
 /* One message, every field of every TCODE (only those of m->tcode matter). */
 struct ntrace_msg {

@@ -12,31 +12,13 @@
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 #include <tally/sbi_spec.h>
+#include <tally/trap_page.h>
 
 #define PLATFORM_MMODE_DEVS	8
 #define PLATFORM_TRAP_PAGES	4
-#define PLATFORM_TRAP_PAGE_SIZE	4096UL
 
-/*
- * A page of device registers S-mode reaches only through the firmware,
- * for a device quirk the firmware absorbs: PMP closes it to S/U-mode like
- * an M-mode device, and an aligned 32-bit load or store S-mode makes
- * there is emulated (lib/sbi/emulate.c): a load reads the register
- * as the hardware answers it, a store goes to store32, which writes the
- * hardware as the quirk requires (true) or refuses the access (false:
- * S-mode gets its access fault, as for any closed page).
- */
-struct platform_trap_page {
-	unsigned long base;		/* physical, PLATFORM_TRAP_PAGE_SIZE aligned */
-	bool (*store32)(const struct platform_trap_page *pg, unsigned long offset,
-			uint32_t value);
-	const void *ctx;		/* store32's device */
-};
-
+/* The console is not here: its driver registers it (console_set_device). */
 struct platform_ops {
-	/* console (required for output; getc returns -1 when nothing waits) */
-	void (*console_putc)(char c);
-	int (*console_getc)(void);
 	/*
 	 * inter-processor interrupts: raise the M-level interrupt of a hart
 	 * index (platform.ipi_mip: MSIP for an MSWI, MEIP for IMSIC M-files);
@@ -85,7 +67,6 @@ struct platform {
 	const char *quirks_name;	/* board quirks in force, for the banner; NULL: none */
 	unsigned long timebase_hz;
 	bool has_sstc;
-	const char *console_name;
 	const char *ipi_name;
 	unsigned long ipi_mip;		/* the mip/mie bit an IPI raises */
 	const char *irqchip_name;	/* AIA devices set up, for the banner; NULL: none */
@@ -98,7 +79,7 @@ struct platform {
 extern struct platform platform;
 
 /*
- * The generic platform (platform/generic/platform.c): fill 'platform' from
+ * The generic platform (platform/generic/fdt_platform.c): fill 'platform' from
  * the devicetree at cold boot, choose the board (include/tally/board.h)
  * and run its early_init.  0 on success.
  */

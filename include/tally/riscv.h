@@ -125,6 +125,9 @@
 #define CSR_STIMECMPH	0x15D	/* RV32: stimecmp bits 63:32 */
 /* counters: mhpmcounter i is CSR_MHPMCOUNTER_BASE + i (0: mcycle, 2: minstret),
  * mhpmevent i is CSR_MHPMEVENT_BASE + i (i = 3..31; + 0 is mcountinhibit) */
+/* the programmable counters: mhpmcounter3 .. mhpmcounter31 */
+#define HPM_COUNTER_FIRST	3
+#define HPM_COUNTER_LIMIT	32	/* one past the last */
 #define CSR_MCOUNTINHIBIT 0x320
 #define CSR_MCYCLECFG	0x321	/* Smcntrpmf */
 #define CSR_MINSTRETCFG	0x322	/* Smcntrpmf */

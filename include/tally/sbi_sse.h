@@ -12,7 +12,7 @@
 /* Local events: one slot each in every hart's struct sse_hart. */
 #define SSE_LOCAL_PMU		0	/* 0x00010000 local PMU overflow */
 #define SSE_LOCAL_SOFTWARE	1	/* 0xffff0000 software injected */
-#define SSE_LOCAL_BOARD		2	/* the first of the board's own (sbi_sse_add_event) */
+#define SSE_LOCAL_BOARD		2	/* the first of the board's own (board->sse_events) */
 #define SSE_NR_BOARD		2	/* local events a board may add */
 #define SSE_NR_LOCAL		(SSE_LOCAL_BOARD + SSE_NR_BOARD)
 /*
@@ -60,15 +60,6 @@ struct trap_frame;
 void sbi_sse_trap_exit(struct trap_frame *tf);
 /* M-mode LCOFI while the PMU overflow event is enabled on this hart. */
 void sbi_sse_pmu_overflow(void);
-/*
- * A board's own SSE event, added from its final_init (cold boot, before
- * S-mode runs; later: SBI_ERR_DENIED): a local, platform-specific event id
- * (SBI_SSE_EVENT_PLATFORM_BIT set, SBI_SSE_EVENT_GLOBAL_BIT clear), not
- * yet added, at most SSE_NR_BOARD of them (else INVALID_PARAM, or
- * NO_SHMEM when full).  S-mode then registers, enables (and, if
- * injectable, injects) it as any local event.
- */
-long sbi_sse_add_event(uint32_t event_id, bool injectable);
 /*
  * The board's driver raises its event on the hart of that index (pending
  * there; another hart is told by IPI, this one delivers on the way out of

@@ -558,7 +558,7 @@ int ntrace_dec_msg(struct ntrace_decoder *d, const struct ntrace_msg *m)
 			};
 	}
 	if (m->tcode == NTRACE_TCODE_OWNERSHIP) {
-		d->priv = (uint8_t)((m->process >> 2) & 7);
+		d->priv = (uint8_t)ntrace_process_vpriv(m->process);
 		if (d->event)
 			d->event(d->ctx, m, NTRACE_OK);
 		return NTRACE_OK;

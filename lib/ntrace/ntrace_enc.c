@@ -484,8 +484,8 @@ static void send_ownership(struct ntrace_encoder *e, unsigned format, uint8_t pr
 {
 	struct ntrace_msg m = { .tcode = NTRACE_TCODE_OWNERSHIP };
 
-	/* PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]}; CONTEXT unknown = 0 */
-	m.process = (uint64_t)(priv & 7) << 2 | format;
+	/* CONTEXT unknown = 0 */
+	m.process = ntrace_process_make(format, priv, 0);
 	emit(e, &m);
 	e->priv = priv;
 }

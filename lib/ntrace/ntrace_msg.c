@@ -792,11 +792,13 @@ int ntrace_msg_format(const struct ntrace_config *cfg, const struct ntrace_msg *
 		}
 	}
 	if (m->tcode == NTRACE_TCODE_OWNERSHIP) {
-		fmt_num(&f, "(FORMAT", m->process & 3, false);
-		fmt_num(&f, "PRV", (m->process >> 2) & 3, false);
-		fmt_num(&f, "V", (m->process >> 4) & 1, false);
-		if ((m->process & 3) >= 2)
-			fmt_num(&f, "CONTEXT", m->process >> 5, true);
+		unsigned format = ntrace_process_format(m->process);
+
+		fmt_num(&f, "(FORMAT", format, false);
+		fmt_num(&f, "PRV", ntrace_process_prv(m->process), false);
+		fmt_num(&f, "V", ntrace_process_v(m->process), false);
+		if (format >= NTRACE_PROCESS_FORMAT_SCONTEXT)
+			fmt_num(&f, "CONTEXT", ntrace_process_context(m->process), true);
 		fmt_str(&f, ")");
 	}
 	if (m->has_tstamp)

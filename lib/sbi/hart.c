@@ -21,14 +21,8 @@
 struct hart_scratch hart_scratch[TALLY_MAX_HARTS];
 static unsigned char hart_stacks[TALLY_MAX_HARTS][TALLY_STACK_SIZE]
 	__attribute__((section(".stacks"), aligned(16), used));
-struct hart_features hart_features;
 
-/*
- * The hart map is filled before .bss is cleared, and read after: it lives
- * in .data.  The hart that fills it runs on a stack and a scratch of its
- * own (fw_base.S), outside .bss too, which no other hart ever uses.
- */
-struct hart_map hart_map __attribute__((section(".data")));
+/* hart_map itself is defined in lib/utils/hartmask.c, below the platform that reads it. */
 unsigned char hart_boot_stack[HART_BOOT_STACK_SIZE]
 	__attribute__((section(".stacks"), aligned(16)));
 struct hart_scratch hart_boot_scratch __attribute__((section(".stacks")));

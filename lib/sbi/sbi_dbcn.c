@@ -6,9 +6,6 @@
 #include <tally/console.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/spinlock.h>
-
-static struct spinlock dbcn_lock;
 
 static struct sbiret dbcn_write(unsigned long len, unsigned long lo, unsigned long hi)
 {
@@ -16,10 +13,7 @@ static struct sbiret dbcn_write(unsigned long len, unsigned long lo, unsigned lo
 
 	if (!memmap_smode_range_ok(&platform.mem, lo, hi, len))
 		return sbi_err(SBI_ERR_INVALID_PARAM);
-	spin_lock(&dbcn_lock);
-	for (unsigned long i = 0; i < len; i++)
-		platform.ops.console_putc(buf[i]);
-	spin_unlock(&dbcn_lock);
+	console_write(buf, len);	/* under the console lock, as printf */
 	return sbi_ok(len);
 }
 
@@ -46,7 +40,7 @@ static struct sbiret dbcn_handle(unsigned long fid, const unsigned long *args,
 	case SBI_EXT_DBCN_CONSOLE_READ:
 		return dbcn_read(args[0], args[1], args[2]);
 	case SBI_EXT_DBCN_CONSOLE_WRITE_BYTE:
-		platform.ops.console_putc((char)(args[0] & 0xff));
+		console_write_byte((char)(args[0] & 0xff));
 		return sbi_ok(0);
 	default:
 		return sbi_err(SBI_ERR_NOT_SUPPORTED);
@@ -55,7 +49,7 @@ static struct sbiret dbcn_handle(unsigned long fid, const unsigned long *args,
 
 static bool dbcn_available(void)
 {
-	return platform.ops.console_putc;
+	return console_present();
 }
 
 const struct sbi_extension sbi_ext_dbcn = {

@@ -13,6 +13,7 @@
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
+#include <tally/riscv.h>
 #include <tally/sbi.h>
 #include <tally/sbi_pmu.h>
 #include <tally/timer.h>
@@ -55,7 +56,7 @@ static void print_banner(const struct fw_next *next)
 	unsigned long hpm = hart_features.hpm_mask;
 	unsigned int first = 0, last = 0, count = 0;
 
-	for (unsigned int i = 3; i < 32; i++) {
+	for (unsigned int i = HPM_COUNTER_FIRST; i < HPM_COUNTER_LIMIT; i++) {
 		if (!(hpm & (1UL << i)))
 			continue;
 		if (!count++)
@@ -70,7 +71,7 @@ static void print_banner(const struct fw_next *next)
 	       platform.mem.fw_base, platform.mem.fw_base + platform.mem.fw_size - 1,
 	       platform.mem.fw_size / 1024);
 	printf("Devices          : console %s, ipi %s, timer %s%s, reset %s\n",
-	       platform.console_name, platform.ipi_name, platform.timer_name,
+	       console_name(), platform.ipi_name, platform.timer_name,
 	       hart_features.has_sstc ? " + Sstc" : "", platform.reset_name);
 	if (platform.irqchip_name)
 		printf("Interrupts (AIA) : %s%s\n", platform.irqchip_name,

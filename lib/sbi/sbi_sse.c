@@ -6,7 +6,7 @@
  * the local PMU overflow event on a hart with Sscofpmf (raised by a counter
  * overflow, and injectable like the software events: an injected one
  * comes with no overflow, scountovf as it is), and the local
- * platform-specific events a board adds at cold boot (sbi_sse_add_event),
+ * platform-specific events a board declares (board->sse_events),
  * raised by its driver (sbi_sse_raise).  The standard
  * events this platform cannot raise (RAS, double trap) answer
  * NOT_SUPPORTED; every other id (reserved, or platform specific that this
@@ -33,6 +33,8 @@
  * set: sbi_sse_hart_reset), are under one lock.  The pending bits are
  * read without it (a late one is caught by the IPI that follows it).
  */
+#include <tally/board.h>
+#include <tally/console.h>
 #include <tally/hart.h>
 #include <tally/hsm.h>
 #include <tally/init.h>
@@ -88,7 +90,6 @@ static struct sse_global sse_globals[SSE_NR_GLOBAL];
 static struct spinlock sse_lock;
 static struct sse_event sse_board_events[SSE_NR_BOARD];	/* cold boot, then fixed */
 static unsigned int sse_nr_board;	/* board events added */
-static bool sse_board_closed;		/* set at sbi_ecall_init(): no more added */
 
 /*
  * A board's event by its id.  Inline, and no call: sse_lookup's callers
@@ -140,13 +141,16 @@ static inline __attribute__((always_inline)) long sse_lookup(unsigned long event
 	}
 }
 
-long sbi_sse_add_event(uint32_t event_id, bool injectable)
+/*
+ * A board's own event (board->sse_events): a local, platform-specific id
+ * not yet added, at most SSE_NR_BOARD of them (else INVALID_PARAM, or
+ * NO_SHMEM when full).  Cold boot only (sse_close_board_events).
+ */
+static long sse_add_event(uint32_t event_id, bool injectable)
 {
 	const struct sse_event *old;
 	unsigned int slot = SSE_LOCAL_BOARD + sse_nr_board;
 
-	if (sse_board_closed)
-		return SBI_ERR_DENIED;
 	if (!(event_id & SBI_SSE_EVENT_PLATFORM_BIT) || (event_id & SBI_SSE_EVENT_GLOBAL_BIT) ||
 	    sse_lookup_board(event_id, &old) == SBI_SUCCESS)
 		return SBI_ERR_INVALID_PARAM;
@@ -159,10 +163,21 @@ long sbi_sse_add_event(uint32_t event_id, bool injectable)
 	return SBI_SUCCESS;
 }
 
-/* The SSE extension's available(): asked once, at the end of cold boot. */
+/*
+ * The SSE extension's available(): asked once, at the end of cold boot.
+ * The board's events are added then, a refused one named at boot.
+ */
 static bool sse_close_board_events(void)
 {
-	sse_board_closed = true;
+	const struct board_sse_event *e = board ? board->sse_events : NULL;
+	long rc;
+
+	for (; e && e->id; e++) {
+		rc = sse_add_event(e->id, e->injectable);
+		if (rc != SBI_SUCCESS)
+			printf("Tally: WARNING: board %s: SSE event 0x%x not added (error %ld)\n",
+			       board->name, (unsigned int)e->id, rc);
+	}
 	return true;
 }
 

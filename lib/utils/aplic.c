@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <tally/aia.h>
 #include <tally/drivers.h>
-#include <tally/platform.h>
+#include <tally/trap_page.h>
 
 #define APLIC_DOMAINCFG		0x0000
 #define APLIC_DOMAINCFG_DM	(1U << 2)	/* MSI delivery mode */

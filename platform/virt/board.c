@@ -5,9 +5,6 @@
  * the counter quirk of QEMU's PMU and its APLIC's setipnum quirk.
  */
 #include <tally/board.h>
-#ifdef TALLY_TEST_SSE_EVENTS
-#include <tally/sbi_sse.h>
-#endif
 
 static const char *const virt_compatible[] = { "riscv-virtio", NULL };
 
@@ -33,19 +30,18 @@ static void virt_pmu_init(struct board_pmu *pmu)
 #ifdef TALLY_TEST_SSE_EVENTS
 /*
  * A test build (make TALLY_TEST_SSE_EVENTS=1): the board's own SSE events,
- * added through the API as a board with a platform event source would;
- * the refused ones are there to be seen refused (tests/sbi/test_sse.c,
- * bootargs "board-events").
+ * declared as a board with a platform event source would; the refused
+ * ones are there to be seen refused at boot and from S-mode
+ * (tests/sbi/test_sse.c, bootargs "board-events").
  */
-static void virt_test_final_init(void *fdt)
-{
-	(void)fdt;
-	sbi_sse_add_event(0x4001, true);
-	sbi_sse_add_event(0x4001, true);	/* refused: added already */
-	sbi_sse_add_event(0xc001, true);	/* refused: a global id */
-	sbi_sse_add_event(0x4002, false);
-	sbi_sse_add_event(0x4003, true);	/* refused: SSE_NR_BOARD (2) full */
-}
+static const struct board_sse_event virt_test_sse_events[] = {
+	{ 0x4001, true },
+	{ 0x4001, true },	/* refused: added already */
+	{ 0xc001, true },	/* refused: a global id */
+	{ 0x4002, false },
+	{ 0x4003, true },	/* refused: SSE_NR_BOARD (2) full */
+	{ 0, false },
+};
 #endif
 
 const struct board board_virt = {
@@ -54,6 +50,6 @@ const struct board board_virt = {
 	.compatible = virt_compatible,
 	.pmu_init = virt_pmu_init,
 #ifdef TALLY_TEST_SSE_EVENTS
-	.final_init = virt_test_final_init,
+	.sse_events = virt_test_sse_events,
 #endif
 };

@@ -28,7 +28,7 @@ mkdir -p "$work"
 cflags=(-std=gnu11 -g -Wall -Wextra -Werror -I"$root/include" -DTALLY_MAX_HARTS=32)
 san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
 src=("$root/tests/dt/test_fdt_aia.c" "$root/lib/fdt/fdt_aia.c" "$root/lib/fdt/fdt_helpers.c"
-     "$root/lib/fdt/fdt_harts.c" "$root/lib/sbi/hartmask.c")
+     "$root/lib/fdt/fdt_harts.c" "$root/lib/utils/hartmask.c")
 libfdt61="$out/libfdt"
 if $cc "${cflags[@]}" -O2 "${src[@]}" -lfdt -o "$work/test_fdt_aia" 2>"$work/build.log" &&
    make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&

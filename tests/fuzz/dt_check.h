@@ -4,7 +4,7 @@
  * fuzz_dt_gen.c: generated riscv,pmu nodes) check on one blob, with the
  * firmware's code built for the host: lib/fdt/fdt_validate.c,
  * lib/fdt/fdt_pmu.c, lib/fdt/fdt_helpers.c, lib/fdt/fdt_aia.c (with
- * fdt_harts.c, lib/sbi/hartmask.c) and lib/pmu/pmu_map.c over
+ * fdt_harts.c, lib/utils/hartmask.c) and lib/pmu/pmu_map.c over
  * Linux 6.1's libfdt (the firmware's), all instrumented.  The blob sits in a
  * heap buffer of exactly its size, so any read or write past it, or before
  * any stack buffer, is an ASan report.
@@ -118,7 +118,7 @@ static void dt_aia_fixup_check(const void *fdt)
 
 /*
  * The read-only lookups the generic platform makes at boot, also on a tree
- * that fails validation (platform/generic/platform.c): console, harts,
+ * that fails validation (platform/generic/fdt_platform.c): console, harts,
  * memory, CLINT/ACLINT, reset, on a walkable tree (fdt_walkable()), also
  * one that fails validation.  They must stay inside the blob and end (a
  * lookup that loops is a libFuzzer timeout).

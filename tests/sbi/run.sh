@@ -199,7 +199,7 @@ fwft-susp rv64,sscofpmf=true fwft-susp
 sse-sscofpmf rv64,sscofpmf=true sse pmu-num=16
 EOF
 
-# A board's own SSE events (sbi_sse_add_event): the image built with
+# A board's own SSE events (struct board's sse_events): the image built with
 # make TALLY_TEST_SSE_EVENTS=1, named by $BOARD_SSE_FW (bootargs "sse board-events").
 if rv64_only sse-board-events; then
 	:
@@ -210,6 +210,12 @@ else
 	run "$log" "$BOARD_SSE_FW" "sse board-events" rv64,sscofpmf=true
 	sed -nE "s/^(PASS|FAIL|SKIP): /sse-board-events: \1: /p" "$log"
 	ends sse-board-events "$log"
+	# the three entries the table has to see refused, each named at boot
+	if [[ $(grep -cE "^Tally: WARNING: board virt: SSE event 0x(4001|c001|4003) not added" "$log") -eq 3 ]]; then
+		pass "sse-board-events: the 3 refused entries of the board's table are named at boot"
+	else
+		fail "sse-board-events: no boot message for each refused board SSE event (see $log)"
+	fi
 fi
 
 # The mode-filter policy, as the banner tells it (docs/pmu.md, Mode

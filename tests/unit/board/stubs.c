@@ -5,6 +5,7 @@
  * compatible strings and PMU contributions.
  */
 #include <stdbool.h>
+#include <tally/console.h>
 #include <tally/platform.h>
 
 struct platform platform;
@@ -12,6 +13,7 @@ struct platform platform;
 int platform_stdout_node(const void *fdt) { (void)fdt; return -1; }
 void platform_add_mmode_dev(unsigned long base, unsigned long size) { (void)base; (void)size; }
 void platform_park_hart(unsigned long hartid) { (void)hartid; }
+void console_set_device(const struct console_device *dev) { (void)dev; }
 void sifive_uart_init(unsigned long base, unsigned long clock_hz, unsigned long baud)
 { (void)base; (void)clock_hz; (void)baud; }
 void sifive_uart_putc(char c) { (void)c; }

@@ -1,31 +1,80 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Console output over the platform's UART, with a small printf. */
+/*
+ * Console output over one UART, with a small printf.  The board's driver
+ * registers the device (console_set_device); every writer on every hart
+ * shares one lock, so a firmware line and an S-mode DBCN write never
+ * interleave: printf, console_write (DBCN write), console_write_byte (DBCN
+ * write_byte) and console_putc (legacy putchar).  console_puts alone takes
+ * no lock: it is for the fatal-trap path, whose dying hart may hold it.
+ */
 #include <stdbool.h>
 #include <stdint.h>
 #include <tally/console.h>
-#include <tally/platform.h>
 #include <tally/spinlock.h>
 
+static const struct console_device *console_dev;
 static struct spinlock console_lock;
+
+void console_set_device(const struct console_device *dev)
+{
+	console_dev = dev;
+}
+
+bool console_present(void)
+{
+	return console_dev && console_dev->putc;
+}
+
+const char *console_name(void)
+{
+	return console_dev ? console_dev->name : NULL;
+}
+
+/* The lock held (or the fatal path): one character, '\n' sent as "\r\n". */
+static void put_text_char(char c)
+{
+	if (!console_present())
+		return;
+	if (c == '\n')
+		console_dev->putc('\r');
+	console_dev->putc(c);
+}
 
 void console_putc(char c)
 {
-	if (!platform.ops.console_putc)
+	spin_lock(&console_lock);
+	put_text_char(c);
+	spin_unlock(&console_lock);
+}
+
+void console_write_byte(char c)
+{
+	if (!console_present())
 		return;
-	if (c == '\n')
-		platform.ops.console_putc('\r');
-	platform.ops.console_putc(c);
+	spin_lock(&console_lock);
+	console_dev->putc(c);
+	spin_unlock(&console_lock);
+}
+
+void console_write(const char *buf, size_t len)
+{
+	if (!console_present())
+		return;
+	spin_lock(&console_lock);
+	for (size_t i = 0; i < len; i++)
+		console_dev->putc(buf[i]);
+	spin_unlock(&console_lock);
 }
 
 int console_getc(void)
 {
-	return platform.ops.console_getc ? platform.ops.console_getc() : -1;
+	return console_dev && console_dev->getc ? console_dev->getc() : -1;
 }
 
 void console_puts(const char *s)
 {
 	while (*s)
-		console_putc(*s++);
+		put_text_char(*s++);
 }
 
 struct outbuf {
@@ -182,7 +231,8 @@ int printf(const char *fmt, ...)
 	va_end(ap);
 	/* one lock per call keeps lines from different harts whole */
 	spin_lock(&console_lock);
-	console_puts(line);
+	for (const char *p = line; *p; p++)
+		put_text_char(*p);
 	spin_unlock(&console_lock);
 	return n;
 }

@@ -2,6 +2,15 @@
 #include <tally/hartmask.h>
 #include <tally/sbi_spec.h>
 
+/*
+ * The firmware's one hart map (declared in tally/hart.h).  It is filled
+ * before .bss is cleared, and read after: it lives in .data.  The hart
+ * that fills it runs on a stack and a scratch of its own (fw_base.S),
+ * outside .bss too, which no other hart ever uses.  It is defined here,
+ * below lib/sbi, because the generic platform reads it too.
+ */
+struct hart_map hart_map __attribute__((section(".data")));
+
 void hart_map_clear(struct hart_map *m)
 {
 	m->count = 0;

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The device drivers the generic platform matches from the devicetree
+ * (platform/generic/fdt_driver.c): one entry a driver, {name, compatible
+ * strings, probe}, in the table of its class.  The generic platform walks
+ * the tables; a board file says only what differs from them.  Adding a
+ * device is one entry and its probe (docs/architecture.md, Adding a device).
+ */
+#ifndef TALLY_FDT_DRIVER_H
+#define TALLY_FDT_DRIVER_H
+
+struct fdt_driver {
+	const char *name;			/* for the banner */
+	const char *const *compatible;		/* NULL-terminated */
+	/* Set the device of this node up and register it; 0 when it serves. */
+	int (*probe)(const void *fdt, int node, const struct fdt_driver *drv);
+};
+
+/*
+ * The console: the /chosen/stdout-path node when a console driver knows
+ * it, else the first node (in table order) one of them knows.
+ */
+void fdt_driver_console_setup(const void *fdt);
+/* System reset: the first driver of the table whose device is found. */
+void fdt_driver_reset_setup(const void *fdt);
+
+#endif
