@@ -111,7 +111,7 @@ void hart_map_boot(unsigned long a0, unsigned long a1, unsigned long a2);
 long hart_boot_choice(unsigned long a0, unsigned long a1, unsigned long a2);
 
 /*
- * Top of the stack block of hart index i (hart.c): the only
+ * Top of the stack block of hart index i (hart_setup.c): the only
  * definition, used by _start for the boot/HSM-wait stack and by cold_boot()
  * for the frame of traps from S-mode.
  */

@@ -25,13 +25,13 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 					  unsigned long a2);
 void __attribute__((noreturn)) warm_boot(unsigned long hartid);
 extern volatile unsigned long cold_boot_done;
-/* Set by the first hart (hart_map_boot): the others poll, not wfi (hart.c) */
+/* Set by the first hart (hart_map_boot): the others poll, not wfi (hart_setup.c) */
 extern unsigned long boot_wait_poll;
 
-/* Per-hart CSR set-up, at boot and at every HSM start (hart.c). */
+/* Per-hart CSR set-up, at boot and at every HSM start (hart_setup.c). */
 void hart_init_local(void);
 /* Part of it, also after a non-retentive suspend: the interrupt controller's
- * per-hart state (IMSIC M-file) and the AIA CSRs (hart.c). */
+ * per-hart state (IMSIC M-file) and the AIA CSRs (hart_setup.c). */
 void hart_irq_init(void);
 /* Part of it: PMP closes the firmware and M-mode devices to S/U (pmp.c). */
 void pmp_protect(void);
@@ -61,7 +61,7 @@ struct hart_features {
 	unsigned int hpm_bits;		/* width of the programmable counters */
 };
 extern struct hart_features hart_features;
-/* Fills hart_features from the calling hart, at cold boot (hart.c). */
+/* Fills hart_features from the calling hart, at cold boot (hart_setup.c). */
 void hart_probe_features(void);
 
 #endif

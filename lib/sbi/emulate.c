@@ -7,7 +7,7 @@
  * sifive_u and spike, like the FU540).  A read from a guest (VS/VU-mode,
  * on a hart with the H extension) is the guest's time, time + htimedelta,
  * and is subject to hcounteren as well as mcounteren and scounteren: what
- * the privileged spec says the hart would do (time_csr_access, trap.h).
+ * the privileged spec says the hart would do (time_csr_access, emulate.h).
  * QEMU 7.2 also makes writes to htimedelta illegal on a hart without a
  * time CSR (spike, sifive_u with h=true), so a hypervisor could not set
  * its guests' time: such a write from HS-mode traps here and its value is
@@ -32,6 +32,7 @@
 #include <tally/hart.h>
 #include <tally/init.h>
 #include <tally/platform.h>
+#include <tally/emulate.h>
 #include <tally/trap.h>
 
 /* htimedelta of the harts that trap it (emulate_htimedelta), by hart index. */

@@ -15,6 +15,7 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 #include <tally/timer.h>
+#include <tally/emulate.h>
 #include <tally/trap.h>
 
 static unsigned long trap_prev_mode(const struct trap_frame *tf)

@@ -9,6 +9,7 @@
 #include <tally/hartmask.h>
 #include <tally/memregion.h>
 #include <tally/sbi.h>
+#include <tally/emulate.h>
 #include <tally/trap.h>
 #include "check.h"
 
