@@ -663,6 +663,21 @@ static int check_cycles_instructions(void)
 }
 
 /*
+ * Linux on harts without Sscofpmf says "Perf sampling/filtering is not
+ * supported as sscof extension is not available" and refuses exclude_user
+ * and exclude_kernel events itself (PERF_PMU_CAP_NO_EXCLUDE): QEMU
+ * sifive_u's U54s.
+ */
+static int kernel_refuses_mode_filters(void)
+{
+	char *log = dmesg();
+	int refuses = log && strstr(log, "sampling/filtering is not supported");
+
+	free(log);
+	return refuses;
+}
+
+/*
  * cycles/instructions with :u and :k. QEMU 7.2 cannot filter these by
  * mode. The SBI spec makes the filter flags hints: a firmware may apply
  * them or count every mode (Tally does, and says so in its boot banner:
@@ -697,6 +712,12 @@ static int check_mode_cycles_instructions(void)
 		if (perf_stat("", ev_k, work))
 			return -1;
 		rk = stat_value(ev_k, NULL, &k);
+		if (ru == VAL_NOT_SUPPORTED && rk == VAL_NOT_SUPPORTED &&
+		    kernel_refuses_mode_filters())
+			return skip("%s and %s <not supported> by the kernel itself: "
+				    "without Sscofpmf Linux refuses every mode filter "
+				    "(PERF_PMU_CAP_NO_EXCLUDE) before the firmware is asked",
+				    ev_u, ev_k);
 		if (ru != VAL_OK || rk != VAL_OK)
 			return fail("%s %s, %s %s: both must count (the filter "
 				    "flags are hints)", ev_u, val_names[ru],
