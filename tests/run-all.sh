@@ -23,32 +23,33 @@ fi
 logdir="$out/test-logs"
 mkdir -p "$logdir"
 
-suite_unit() {
-	local status=0
+# The firmware and the structure check, the host unit tests and the
+# devicetree suite: the unit suite and make check-quick both start here.
+host_checks() {
+	local status=0 t
 	# no circular calls between the firmware's files (its objects, read by nm)
-	make -s -C "$root" O="$out" firmware &&
-	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
-	make -s -C "$root/tests/unit/sbi" O="$out/host/sbi" || status=1
-	make -s -C "$root/tests/unit/pmu" O="$out/host/pmu" || status=1
-	make -s -C "$root/tests/unit/board" O="$out/host/board" || status=1
-	make -s -C "$root/tests/unit/ntrace" O="$out/host/ntrace" || status=1
-	"$root/tests/dt/run.sh" "$out" || status=1
-	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
-	"$root/tests/fuzz/run.sh" "$out" || status=1
-	return $status
-}
-
-# make check-quick, the inner loop: the firmware and the structure check, the
-# host unit tests, the devicetree suite and the SBI payload's full run on
-# QEMU virt (fw_dynamic); no fuzzing, no other board, no hostile run.
-suite_quick() {
-	local status=0
 	make -s -C "$root" O="$out" firmware &&
 	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
 	for t in sbi pmu board ntrace; do
 		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
 	done
 	"$root/tests/dt/run.sh" "$out" || status=1
+	return $status
+}
+
+suite_unit() {
+	local status=0
+	host_checks || status=1
+	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
+	"$root/tests/fuzz/run.sh" "$out" || status=1
+	return $status
+}
+
+# make check-quick, the inner loop: host_checks and the SBI payload's full
+# run on QEMU virt (fw_dynamic); no fuzzing, no other board, no hostile run.
+suite_quick() {
+	local status=0
+	host_checks || status=1
 	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
 	SBI_QUICK=1 "$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
 		"$fw/fw_dynamic.bin" || status=1
@@ -233,6 +234,10 @@ for s in "${suites[@]}"; do
 	times+=("$s $(minutes $took)")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 done
-echo "time: ${times[*]/%/,} total $(minutes $((SECONDS - all_start)))" | sed 's/,,/,/g; s/, total/; total/'
+time_line=""
+for t in "${times[@]}"; do
+	time_line+="${time_line:+, }$t"
+done
+echo "time: $time_line; total $(minutes $((SECONDS - all_start)))"
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

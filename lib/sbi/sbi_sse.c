@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) long sse_lookup(unsigned long event
 /*
  * A board's own event (board->sse_events): a local, platform-specific id
  * not yet added, at most SSE_NR_BOARD of them (else INVALID_PARAM, or
- * NO_SHMEM when full).  Cold boot only (sse_close_board_events).
+ * NO_SHMEM when full).  Cold boot only (sse_add_board_events).
  */
 static long sse_add_event(uint32_t event_id, bool injectable)
 {
@@ -167,7 +167,7 @@ static long sse_add_event(uint32_t event_id, bool injectable)
  * The SSE extension's available(): asked once, at the end of cold boot.
  * The board's events are added then, a refused one named at boot.
  */
-static bool sse_close_board_events(void)
+static bool sse_add_board_events(void)
 {
 	const struct board_sse_event *e = board ? board->sse_events : NULL;
 	long rc;
@@ -916,7 +916,7 @@ const struct sbi_extension sbi_ext_sse = {
 	.eid_first = SBI_EXT_SSE,
 	.eid_last = SBI_EXT_SSE,
 	.name = "SSE",
-	.available = sse_close_board_events,
+	.available = sse_add_board_events,
 	.handle = sse_handle,
 	.hart_stop = sbi_sse_hart_reset,
 };
