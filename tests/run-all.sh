@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Runs Tally's test suites and closes with one line "N passed, N failed, N skipped".
-# Every suite prints one line per check: "PASS: ...", "FAIL: ..." or "SKIP: ..."
-# (optionally behind a "name: " prefix).  A suite that exits non-zero without
+# Every check prints one line: "PASS: ...", "FAIL: ..." or "SKIP: ..."
+# (optionally behind a "name: " prefix).  A job that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
 # Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|quick]...
 #   (default: all but quick, which is make check-quick's subset of unit and sbi)
+#
+# Each suite is a few jobs, and the artefacts they need (firmware images,
+# kernels, perf, the KVM selftests) are build jobs of their own, each keyed
+# by its inputs so that a second run rebuilds nothing.  The jobs run side by
+# side, TALLY_JOBS at a time (default: the number of cores), each as soon as
+# the jobs it needs have passed; the longest chains start first.  Each job's
+# output is printed whole when it ends, so lines of two jobs never mix; the
+# log of a suite is <build-dir>/test-logs/<suite>.log.  TALLY_JOBS=1 runs
+# them one after another.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)	# trace after linux: it traces the Linux boot
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)
 fw="$out/platform/generic/firmware"
 # The side-by-side runs on OpenSBI 1.1 and 1.9 (Linux boots, KVM selftests)
 # print INFO lines only, never counted: they cost a third of the Linux and
@@ -22,13 +31,131 @@ if [[ ${TALLY_COMPARE:-0} != 1 ]]; then
 fi
 logdir="$out/test-logs"
 mkdir -p "$logdir"
+kvers=" ${TALLY_KVERS:-6.1 6.12} "
+boards=" ${TALLY_LINUX_BOARDS-sifive_u} "
 
-# The firmware and the structure check, the host unit tests and the
-# devicetree suite: the unit suite and make check-quick both start here.
+# --- build jobs ---------------------------------------------------------------
+# Every make on a shared output directory runs here, before the jobs that
+# read it, so no two jobs ever write the same file.
+
+# built <what> <command...>: one PASS or FAIL line for a build step.
+built() {
+	local what=$1 log
+	shift
+	log=$(mktemp)
+	if "$@" > "$log" 2>&1; then
+		echo "PASS: build: $what"
+		rm -f "$log"
+		return 0
+	fi
+	echo "FAIL: build: $what"
+	tail -n 40 "$log" | sed 's/^/    /'
+	rm -f "$log"
+	return 1
+}
+
+tally_make() { make -s -C "$root" "$@"; }
+
+# The RV64 images, the SBI payload and the host tools: what every suite needs.
+build_fw() {
+	built "firmware images (fw_dynamic, fw_jump, fw_payload)" tally_make O="$out" firmware &&
+	built "the S-mode SBI test payload" make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+	built "host tools (tally-trace, its plugin, tally-pmu-dtcheck)" \
+		make -s -C "$root/tools" O="$out/host/tools"
+}
+
+# The other images the SBI suite boots.
+build_fw_variants() {
+	local status=0 board
+	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails;
+	# 5 PMP entries counted (the setipnum quirk's page gets none on AIA)
+	built "fw-max4 (TALLY_MAX_HARTS=4, hart 1's PMU fails, 5 PMP entries)" \
+		tally_make O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
+		TALLY_TEST_PMP_ENTRIES=5 \
+		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
+	built "fw-strict-filters (PMU_STRICT_FILTERS=1)" \
+		tally_make O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
+		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the board's own SSE events (make TALLY_TEST_SSE_EVENTS=1: virt adds two)
+	built "fw-sse-board (TALLY_TEST_SSE_EVENTS=1)" \
+		tally_make O="$out/fw-sse-board" TALLY_TEST_SSE_EVENTS=1 \
+		"$out/fw-sse-board/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the strict build: no Linux driver bug absorbed (LINUX_COMPAT=0)
+	built "fw-strict (LINUX_COMPAT=0)" \
+		tally_make O="$out/fw-strict" LINUX_COMPAT=0 \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
+	# the other boards' own images (make PLATFORM=<board>, their board.mk)
+	for board in sifive_u spike; do
+		built "PLATFORM=$board fw_jump" tally_make O="$out" PLATFORM=$board \
+			"$out/platform/$board/firmware/fw_jump.bin" || status=1
+	done
+	# RV32: the same sources and payload built with XLEN=32
+	built "XLEN=32 firmware images and SBI payload" eval \
+		'tally_make O="$out" XLEN=32 firmware &&
+		 make -s -C "$root/tests/sbi" XLEN=32 O="$out/tests/sbi-rv32"' || status=1
+	return $status
+}
+
+# build_linux <kver> <dir> <payload dir>: a test kernel (tests/linux/build.sh,
+# cached in <dir>) and the fw_payload that carries it.
+build_linux() {
+	local kver=$1 dir=$2 payload=$3
+	if "$root/tests/linux/build.sh" --kver "$kver" "$dir" &&
+		tally_make O="$payload" FW_PAYLOAD_PATH="$dir/Image" \
+			"$payload/platform/generic/firmware/fw_payload.bin"; then
+		echo "PASS: build: linux-$kver: kernel, perf, initramfs and fw_payload"
+	else
+		echo "FAIL: build: linux-$kver: kernel, perf, initramfs and fw_payload"
+		return 1
+	fi
+}
+
+build_linux_61() { build_linux 6.1 "$out/linux" "$out/linux-payload"; }
+
+# 6.12, then the same tree with the fixes of contrib/linux/6.12 (build.sh
+# --fixed, built incrementally in the 6.12 tree) for Tally's strict build
+build_linux_612() {
+	build_linux 6.12 "$out/linux-6.12" "$out/linux-payload-6.12" || return 1
+	if "$root/tests/linux/build.sh" --kver 6.12 --fixed "$out/linux-6.12-fixed"; then
+		echo "PASS: build: linux-6.12-fixed: the 6.12 kernel with contrib/linux/6.12"
+	else
+		echo "FAIL: build: linux-6.12-fixed: the 6.12 kernel with contrib/linux/6.12"
+		return 1
+	fi
+}
+
+# RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh, the 6.1 source tree
+# of build/linux) in a fw_payload of the XLEN=32 build
+build_linux_rv32() {
+	local dir=$out/linux-rv32 payload=$out/linux-payload-rv32
+	if "$root/tests/linux/build-rv32.sh" "$dir" &&
+		tally_make O="$payload" XLEN=32 FW_PAYLOAD_PATH="$dir/Image" \
+			"$payload/platform/generic-rv32/firmware/fw_payload.bin"; then
+		echo "PASS: build: linux-rv32: kernel, init and fw_payload"
+	else
+		echo "FAIL: build: linux-rv32: kernel, init and fw_payload"
+		return 1
+	fi
+}
+
+# The KVM selftests and their initramfs (tests/kvm/build.sh, build/kvm)
+build_kvm() {
+	if "$root/tests/kvm/build.sh" "$out/linux-6.12" "$out/kvm"; then
+		echo "PASS: build: kvm-6.12: the KVM selftests and kvm.cpio"
+	else
+		echo "FAIL: build: kvm-6.12: the KVM selftests and kvm.cpio"
+		return 1
+	fi
+}
+
+# --- the suites' jobs -----------------------------------------------------------
+
+# The structure check, the host unit tests and the devicetree suite: the
+# unit suite and make check-quick both start here.
 host_checks() {
 	local status=0 t
 	# no circular calls between the firmware's files (its objects, read by nm)
-	make -s -C "$root" O="$out" firmware &&
 	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
 	for t in sbi pmu board ntrace; do
 		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
@@ -37,207 +164,264 @@ host_checks() {
 	return $status
 }
 
-suite_unit() {
-	local status=0
-	host_checks || status=1
-	# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
-	"$root/tests/fuzz/run.sh" "$out" || status=1
-	return $status
+# libFuzzer targets, deterministic: fixed seed and runs (make fuzz: a campaign)
+unit_fuzz() { "$root/tests/fuzz/run.sh" "$out"; }
+
+# make check-quick, the inner loop: the SBI payload's full run on QEMU virt
+# (fw_dynamic); no fuzzing, no other board, no hostile run.
+quick_sbi() {
+	SBI_QUICK=1 "$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" "$fw/fw_dynamic.bin"
 }
 
-# make check-quick, the inner loop: host_checks and the SBI payload's full
-# run on QEMU virt (fw_dynamic); no fuzzing, no other board, no hostile run.
-suite_quick() {
-	local status=0
-	host_checks || status=1
-	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
-	SBI_QUICK=1 "$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
-		"$fw/fw_dynamic.bin" || status=1
-	return $status
-}
-
-suite_sbi() {
-	local status=0
-	# the hostile runs' second firmware: 4 harts at most, hart 1's PMU fails;
-	# 5 PMP entries counted (the setipnum quirk's page gets none on AIA)
-	make -s -C "$root" O="$out/fw-max4" TALLY_MAX_HARTS=4 TALLY_TEST_PMU_FAIL_HART=1 \
-		TALLY_TEST_PMP_ENTRIES=5 \
-		"$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" || status=1
-	# the strict mode-filter image (make PMU_STRICT_FILTERS=1): its PMU runs
-	make -s -C "$root" O="$out/fw-strict-filters" PMU_STRICT_FILTERS=1 \
-		"$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" || status=1
-	# the board's own SSE events (make TALLY_TEST_SSE_EVENTS=1: virt adds two)
-	make -s -C "$root" O="$out/fw-sse-board" TALLY_TEST_SSE_EVENTS=1 \
-		"$out/fw-sse-board/platform/generic/firmware/fw_dynamic.bin" || status=1
-	# the other boards' own images (make PLATFORM=<board>, their board.mk)
-	for board in sifive_u spike; do
-		make -s -C "$root" O="$out" PLATFORM=$board \
-			"$out/platform/$board/firmware/fw_jump.bin" || status=1
-	done
-	# the strict build: no Linux driver bug absorbed (LINUX_COMPAT=0)
-	make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
-		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" || status=1
-	make -s -C "$root/tests/sbi" O="$out/tests/sbi" &&
+sbi_rv64() {
 	STRICT_FILTERS_FW="$out/fw-strict-filters/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_SSE_FW="$out/fw-sse-board/platform/generic/firmware/fw_dynamic.bin" \
 	BOARD_IMAGES="$out" HOSTILE_FW_MAX4="$out/fw-max4/platform/generic/firmware/fw_dynamic.bin" \
 	STRICT_FW="$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" \
 	"$root/tests/sbi/run.sh" "$out/tests/sbi/sbi-test.elf" \
-		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin" || status=1
-	# RV32: the same sources and payload built with XLEN=32, on qemu-system-riscv32
-	make -s -C "$root" O="$out" XLEN=32 firmware &&
-	make -s -C "$root/tests/sbi" XLEN=32 O="$out/tests/sbi-rv32" &&
+		"$fw/fw_dynamic.bin" "$fw/fw_jump.bin"
+}
+
+# RV32: the same payload on qemu-system-riscv32; then the benchmark payload
+# still runs (its timings are make bench's business)
+sbi_rv32() {
+	local status=0
 	XLEN=32 "$root/tests/sbi/run.sh" "$out/tests/sbi-rv32/sbi-test.elf" \
 		"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
 		"$out/platform/generic-rv32/firmware/fw_jump.bin" || status=1
-	# the benchmark payload still runs (its timings are make bench's business)
 	"$root/bench/run.sh" "$out" --smoke || status=1
 	return $status
 }
 
-# N-Trace: record Tally's boot under QEMU, decode, compare (tests/trace/run.sh);
-# then against the N-Trace reference code, NexRv (tests/trace/nexrv-xcheck.sh)
-suite_trace() {
-	local status=0
-	"$root/tests/trace/run.sh" "$out" || status=1
-	"$root/tests/trace/nexrv-xcheck.sh" "$out" || status=1
-	return $status
+# Linux perf on the kernels as Debian ships them: fw_dynamic, fw_jump and
+# the kernel's own fw_payload (tests/linux/boot-test.sh)
+linux_boot() {	# <kver> <dir> <payload dir>
+	"$root/tests/linux/boot-test.sh" "$2" "$fw/fw_dynamic.bin" "$fw/fw_jump.bin" \
+		"$3/platform/generic/firmware/fw_payload.bin"
+}
+linux_61() { linux_boot 6.1 "$out/linux" "$out/linux-payload"; }
+linux_612() { linux_boot 6.12 "$out/linux-6.12" "$out/linux-payload-6.12"; }
+
+# Tally's strict build (LINUX_COMPAT=0, no Linux bug absorbed) against the
+# 6.12 with the fixes of contrib/linux/6.12: fw_dynamic only
+linux_612_fixed() {
+	TALLY_LINUX_TAG=linux-6.12-fixed/strict OPENSBI_DIR= OPENSBI_ANCHOR= \
+		"$root/tests/linux/boot-test.sh" "$out/linux-6.12-fixed" \
+		"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" -
 }
 
-# Linux perf on both kernels as Debian ships them (TALLY_KVERS, default
-# "6.1 6.12"): each is built by tests/linux/build.sh into its own cache
-# (build/linux for 6.1, build/linux-<kver> otherwise) and gets its own
-# fw_payload. Then Tally's strict build on a fixed 6.12, the other boards,
-# and the 32-bit 6.1 kernel (build/linux-rv32) on the XLEN=32 images.
-suite_linux() {
-	local kver dir payload board status=0
-	for kver in ${TALLY_KVERS:-6.1 6.12}; do
-		dir=$out/linux
-		payload=$out/linux-payload
-		if [[ $kver != 6.1 ]]; then
-			dir=$out/linux-$kver
-			payload=$out/linux-payload-$kver
-		fi
-		if "$root/tests/linux/build.sh" --kver "$kver" "$dir" &&
-			make -s -C "$root" O="$payload" FW_PAYLOAD_PATH="$dir/Image" \
-				"$payload/platform/generic/firmware/fw_payload.bin"; then
-			"$root/tests/linux/boot-test.sh" "$dir" "$fw/fw_dynamic.bin" \
-				"$fw/fw_jump.bin" \
-				"$payload/platform/generic/firmware/fw_payload.bin" || status=1
-		else
-			echo "FAIL: linux-$kver: kernel and fw_payload built"
+# Linux 6.1 on the other boards (TALLY_LINUX_BOARDS, default sifive_u): the
+# 6.1 kernel of build/linux, whose config has the boards' drivers
+# (tests/linux/kernel-6.1.config), as one Debian kernel serves every board
+linux_boards() {
+	local board status=0
+	for board in $boards; do
+		"$root/tests/linux/boot-board.sh" "$board" "$out/linux" "$fw/fw_dynamic.bin" ||
 			status=1
-		fi
 	done
-	# Tally's strict build (LINUX_COMPAT=0, no Linux bug absorbed) against
-	# a 6.12 with the fixes of contrib/linux/6.12 (build.sh --fixed): the
-	# fw_dynamic runs only, no reference firmware
-	dir=$out/linux-6.12-fixed
-	if [[ " ${TALLY_KVERS:-6.1 6.12} " == *" 6.12 "* ]]; then
-		if "$root/tests/linux/build.sh" --kver 6.12 --fixed "$dir" &&
-			make -s -C "$root" O="$out/fw-strict" LINUX_COMPAT=0 \
-				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin"; then
-			TALLY_LINUX_TAG=linux-6.12-fixed/strict OPENSBI_DIR= OPENSBI_ANCHOR= \
-				"$root/tests/linux/boot-test.sh" "$dir" \
-				"$out/fw-strict/platform/generic/firmware/fw_dynamic.bin" - ||
-				status=1
-		else
-			echo "FAIL: linux-6.12-fixed: kernel and strict firmware built"
-			status=1
-		fi
-	fi
-	# Linux 6.1 on the other boards (TALLY_LINUX_BOARDS, default sifive_u),
-	# each with its own kernel build (tests/linux/build-board.sh)
-	for board in ${TALLY_LINUX_BOARDS-sifive_u}; do
-		if "$root/tests/linux/build-board.sh" "$board" "$out/linux-$board"; then
-			"$root/tests/linux/boot-board.sh" "$board" "$out/linux-$board" \
-				"$fw/fw_dynamic.bin" || status=1
-		else
-			echo "FAIL: linux-6.1/$board: kernel built"
-			status=1
-		fi
-	done
-	hotplug_loops || status=1
-	# RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh) on Tally built with XLEN=32
-	dir=$out/linux-rv32
-	payload=$out/linux-payload-rv32
-	if "$root/tests/linux/build-rv32.sh" "$dir" &&
-		make -s -C "$root" O="$out" XLEN=32 firmware &&
-		make -s -C "$root" O="$payload" XLEN=32 FW_PAYLOAD_PATH="$dir/Image" \
-			"$payload/platform/generic-rv32/firmware/fw_payload.bin"; then
-		"$root/tests/linux/boot-test-rv32.sh" "$dir" \
-			"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
-			"$out/platform/generic-rv32/firmware/fw_jump.bin" \
-			"$payload/platform/generic-rv32/firmware/fw_payload.bin" || status=1
-	else
-		echo "FAIL: linux-rv32: kernel and fw_payload built"
-		status=1
-	fi
 	return $status
 }
 
 # CPU hotplug then perf, in a loop inside one boot (tests/linux/hotplug-loop.sh,
-# TALLY_HOTPLUG_ROUNDS rounds, default 15; 200 and more by hand): each kernel
-# of TALLY_KVERS on virt; on sifive_u (if in TALLY_LINUX_BOARDS) the 6.1
-# board kernel and the 6.12 kernel, which boots on both machines. Runs
-# after suite_linux has built the kernels.
-hotplug_loops() {
-	local kver dir status=0 rounds=${TALLY_HOTPLUG_ROUNDS:-15} sifive_u=()
-	for kver in ${TALLY_KVERS:-6.1 6.12}; do
-		dir=$out/linux
-		[[ $kver == 6.1 ]] || dir=$out/linux-$kver
-		"$root/tests/linux/hotplug-loop.sh" virt "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
-		[[ $kver != 6.12 ]] || sifive_u+=("$dir")
-	done
-	[[ " ${TALLY_LINUX_BOARDS-sifive_u} " == *" sifive_u "* ]] || return $status
-	for dir in "$out/linux-sifive_u" ${sifive_u[@]+"${sifive_u[@]}"}; do
-		"$root/tests/linux/hotplug-loop.sh" sifive_u "$dir" "$fw/fw_dynamic.bin" "$rounds" || status=1
-	done
+# TALLY_HOTPLUG_ROUNDS rounds, default 15; 200 and more by hand), on virt and
+# (if in TALLY_LINUX_BOARDS) on sifive_u: hotplug_loop <kver> <board>
+hotplug_loop() {
+	local dir=$out/linux
+	[[ $1 == 6.1 ]] || dir=$out/linux-$1
+	"$root/tests/linux/hotplug-loop.sh" "$2" "$dir" "$fw/fw_dynamic.bin" \
+		"${TALLY_HOTPLUG_ROUNDS:-15}"
+}
+hotplug_61() {
+	local status=0
+	hotplug_loop 6.1 virt || status=1
+	[[ $boards != *" sifive_u "* ]] || hotplug_loop 6.1 sifive_u || status=1
+	return $status
+}
+hotplug_612() {
+	local status=0
+	hotplug_loop 6.12 virt || status=1
+	[[ $boards != *" sifive_u "* ]] || hotplug_loop 6.12 sifive_u || status=1
 	return $status
 }
 
-# The kernel's KVM selftests on a Linux 6.12 KVM host booted on Tally with
-# the H extension (tests/kvm, docs/kvm.md): the 6.12 kernel of the linux
-# suite (built here if it is not yet), the selftests and their initramfs
-# (cached in build/kvm), then the runs, compared with OpenSBI 1.9.
-suite_kvm() {
-	local dir=$out/linux-6.12
-	if ! make -s -C "$root" O="$out" firmware ||
-		! "$root/tests/linux/build.sh" --kver 6.12 "$dir" ||
-		! "$root/tests/kvm/build.sh" "$dir" "$out/kvm"; then
-		echo "FAIL: kvm-6.12: firmware, kernel and selftests built"
-		return 1
-	fi
-	"$root/tests/kvm/run.sh" "$dir" "$out/kvm" "$fw/fw_dynamic.bin"
+# RV32: the 32-bit 6.1 kernel on Tally built with XLEN=32
+linux_rv32() {
+	local payload=$out/linux-payload-rv32
+	"$root/tests/linux/boot-test-rv32.sh" "$out/linux-rv32" \
+		"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
+		"$out/platform/generic-rv32/firmware/fw_jump.bin" \
+		"$payload/platform/generic-rv32/firmware/fw_payload.bin"
 }
 
-# "12 min 5 s": the time a suite took, for its summary line
-minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
+# N-Trace: Tally's boot recorded under QEMU, decoded, compared; the tool;
+# its fuzz targets (tests/trace/run.sh boot); the Linux boot's round trips
+# (run.sh linux); against the N-Trace reference code, NexRv (nexrv-xcheck.sh)
+trace_boot() { "$root/tests/trace/run.sh" "$out" boot; }
+trace_linux() { "$root/tests/trace/run.sh" "$out" linux; }
+trace_nexrv() { "$root/tests/trace/nexrv-xcheck.sh" "$out"; }
 
+# The kernel's KVM selftests on a Linux 6.12 KVM host booted on Tally with
+# the H extension (tests/kvm, docs/kvm.md), one job per run
+kvm_run() { TALLY_KVM_RUNS=$1 "$root/tests/kvm/run.sh" "$out/linux-6.12" "$out/kvm" "$fw/fw_dynamic.bin"; }
+kvm_virt() { kvm_run virt; }
+kvm_aia() { kvm_run aia; }
+
+# --- the job table ----------------------------------------------------------------
+# job <name> <suite> <seconds> <function> [jobs it needs...]
+# <seconds>: about what it takes from a clean clone on 2 cores; the longest
+# chain of a job and what waits for it starts first.
+declare -A job_suite=() job_est=() job_fn=() job_deps=()
+job_order=()
+job() {
+	job_suite[$1]=$2 job_est[$1]=$3 job_fn[$1]=$4 job_deps[$1]="${*:5}"
+	job_order+=("$1")
+}
+job build-fw build 60 build_fw
+job build-fw-variants build 90 build_fw_variants build-fw
+[[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 330 build_linux_61 build-fw
+[[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 360 build_linux_612 build-fw
+# (it reads the 6.1 source tree of build/linux, extracted by build-linux-6.1)
+job build-linux-rv32 build 200 build_linux_rv32 build-fw-variants \
+	${job_suite[build-linux-6.1]:+build-linux-6.1}
+job build-kvm build 150 build_kvm build-linux-6.12
+job unit-host unit 45 host_checks build-fw
+job unit-fuzz unit 45 unit_fuzz build-fw
+job quick-host quick 45 host_checks build-fw
+job quick-sbi quick 30 quick_sbi build-fw
+job sbi sbi 50 sbi_rv64 build-fw-variants
+job sbi-rv32 sbi 25 sbi_rv32 build-fw-variants
+if [[ $kvers == *" 6.1 "* ]]; then
+	job linux-6.1 linux 60 linux_61 build-linux-6.1
+	job linux-boards linux 30 linux_boards build-linux-6.1
+	job hotplug-6.1 linux 45 hotplug_61 build-linux-6.1
+	job trace-linux trace 80 trace_linux build-linux-6.1
+fi
+if [[ $kvers == *" 6.12 "* ]]; then
+	job linux-6.12 linux 90 linux_612 build-linux-6.12
+	job linux-6.12-fixed linux 25 linux_612_fixed build-linux-6.12 build-fw-variants
+	job hotplug-6.12 linux 45 hotplug_612 build-linux-6.12
+	job kvm-virt kvm 170 kvm_virt build-kvm
+	job kvm-aia kvm 200 kvm_aia build-kvm
+fi
+job linux-rv32 linux 30 linux_rv32 build-linux-rv32
+job trace-boot trace 150 trace_boot build-fw
+# with a built 6.1 kernel the cross-check also traces its boot
+job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
+
+# --- the scheduler ----------------------------------------------------------------
+declare -A want=() state=() rank=() started=() took=() pid_of=() job_of=()
+need() {	# need <job>: it and the jobs it needs run
+	local d
+	[[ -z ${want[$1]-} ]] || return 0
+	want[$1]=1
+	for d in ${job_deps[$1]}; do need "$d"; done
+}
+for j in "${job_order[@]}"; do
+	for s in "${suites[@]}"; do
+		[[ ${job_suite[$j]} != "$s" ]] || need "$j"
+	done
+done
+# rank: a job's time plus the longest rank of the jobs that need it
+rank_of() {
+	local j=$1 best=0 k
+	[[ -z ${rank[$j]-} ]] || return 0
+	for k in "${!want[@]}"; do
+		[[ " ${job_deps[$k]} " == *" $j "* ]] || continue
+		rank_of "$k"
+		((rank[$k] > best)) && best=${rank[$k]}
+	done
+	rank[$j]=$((job_est[$j] + best))
+}
+queue=()
+for j in "${!want[@]}"; do
+	rank_of "$j"
+	queue+=("${rank[$j]} $j")
+	state[$j]=waiting
+done
+mapfile -t queue < <(printf '%s\n' "${queue[@]}" | sort -k1,1nr -k2 | cut -d' ' -f2)
+
+# "12 min 5 s": the time a job or suite took
+minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
 pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'
-passed=0 failed=0 skipped=0 times=() all_start=$SECONDS
-for s in "${suites[@]}"; do
-	log="$logdir/$s.log"
-	echo "=== suite: $s (log: $log)"
-	start=$SECONDS
-	"suite_$s" 2>&1 | tee "$log"
-	status=${PIPESTATUS[0]}
-	took=$((SECONDS - start))
-	p=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/PASS}" "$log")
-	f=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/FAIL}" "$log")
-	k=$(grep -cE "${pattern/(PASS|FAIL|SKIP)/SKIP}" "$log")
+count() { grep -cE "${pattern/(PASS|FAIL|SKIP)/$1}" "$2"; }
+
+slots=${TALLY_JOBS:-$(nproc)}
+((slots >= 1)) || slots=1
+all_start=$SECONDS
+running=0
+echo "=== $(( ${#queue[@]} )) jobs, $slots at a time (logs: $logdir)"
+
+start_job() {
+	local j=$1
+	state[$j]=running
+	started[$j]=$SECONDS
+	echo "... $(minutes $((SECONDS - all_start))): $j started"
+	( "${job_fn[$j]}" ) > "$logdir/job-$j.log" 2>&1 < /dev/null &
+	pid_of[$j]=$!
+	job_of[$!]=$j
+	running=$((running + 1))
+}
+
+# end_job <job> <status>: its verdict, its output, its counts
+end_job() {
+	local j=$1 status=$2 log=$logdir/job-$1.log p f k
+	took[$j]=$((SECONDS - ${started[$j]:-$SECONDS}))
+	f=$(count FAIL "$log")
 	if [[ $status -ne 0 && $f -eq 0 ]]; then
-		echo "FAIL: suite $s exited with status $status"
-		f=1
+		echo "FAIL: job $j exited with status $status" >> "$log"
 	fi
-	echo "--- suite $s: $p passed, $f failed, $k skipped ($(minutes $took))"
-	times+=("$s $(minutes $took)")
+	p=$(count PASS "$log") f=$(count FAIL "$log") k=$(count SKIP "$log")
+	state[$j]=passed
+	((f == 0)) || state[$j]=failed
+	echo "=== job $j (suite ${job_suite[$j]})"
+	cat "$log"
+	echo "--- job $j: $p passed, $f failed, $k skipped ($(minutes ${took[$j]}))"
+}
+
+while :; do
+	for j in "${queue[@]}"; do
+		((running < slots)) || break
+		[[ ${state[$j]} == waiting ]] || continue
+		ready=1 blocked=""
+		for d in ${job_deps[$j]}; do
+			case ${state[$d]} in
+			passed) ;;
+			failed | blocked) blocked=$d ;;
+			*) ready=0 ;;
+			esac
+		done
+		if [[ -n $blocked ]]; then
+			echo "FAIL: job $j not run: the job it needs, $blocked, failed" > "$logdir/job-$j.log"
+			state[$j]=blocked
+			end_job "$j" 1
+			state[$j]=blocked
+			continue 2	# its dependents may be blocked now too
+		fi
+		((ready)) && start_job "$j"
+	done
+	((running > 0)) || break
+	wait -n -p done_pid
+	status=$?
+	running=$((running - 1))
+	end_job "${job_of[$done_pid]}" $status
+done
+
+# the suites: their jobs' logs joined, their counts, the time of their jobs
+passed=0 failed=0 skipped=0 time_line=""
+for s in build "${suites[@]}"; do
+	log="$logdir/$s.log" p=0 f=0 k=0 t=0 n=0
+	: > "$log"
+	for j in "${job_order[@]}"; do
+		[[ -n ${want[$j]-} && ${job_suite[$j]} == "$s" ]] || continue
+		cat "$logdir/job-$j.log" >> "$log"
+		t=$((t + ${took[$j]:-0})) n=$((n + 1))
+	done
+	((n > 0)) || continue
+	p=$(count PASS "$log") f=$(count FAIL "$log") k=$(count SKIP "$log")
+	echo "--- suite $s: $p passed, $f failed, $k skipped ($(minutes $t) in $n jobs)"
+	time_line+="${time_line:+, }$s $(minutes $t)"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 done
-time_line=""
-for t in "${times[@]}"; do
-	time_line+="${time_line:+, }$t"
-done
-echo "time: $time_line; total $(minutes $((SECONDS - all_start)))"
+echo "time: $time_line; total $(minutes $((SECONDS - all_start))) ($slots jobs at a time)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Boot the board kernel of tests/linux/build-board.sh on its QEMU machine
-# with Tally's fw_dynamic, and check that Linux comes up to init on the
+# Boot the Linux 6.1 test kernel of tests/linux/build.sh (whose config has
+# the boards' drivers: kernel-6.1.config) on a board's QEMU machine with
+# Tally's fw_dynamic, and check that Linux comes up to init on the
 # harts S-mode may use and that perf counts through Tally's SBI PMU.
 #
 # Usage: tests/linux/boot-board.sh <board> <builddir> FW_DYNAMIC_BIN

@@ -11,8 +11,8 @@
 #
 # Config: tinyconfig + tests/linux/kernel.config + kernel-rv32.config (the
 # later fragment wins). Source: /usr/src/linux-source-6.1.tar.xz as
-# Debian ships it, extracted into the build dir (the 64-bit build dirs are
-# never touched).
+# Debian ships it: build/linux's tree if tests/linux/build.sh extracted it
+# (read only), else extracted into the build dir.
 #
 # Usage: tests/linux/build-rv32.sh [builddir]   (default <repo>/build/linux-rv32)
 # Each step is keyed by a hash of its inputs and skipped when unchanged; the
@@ -48,11 +48,22 @@ hash_inputs() {
 stamp_ok() { [[ -f $build/.stamp-$1 && $(cat "$build/.stamp-$1") == "$2" ]]; }
 stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
 
-# The source tree as Debian ships it, extracted once per package version.
+# The source tree as Debian ships it, extracted once per package version;
+# or the 6.1 tree tests/linux/build.sh extracted into build/linux beside
+# this build dir, if it has the same version (out-of-tree objects: neither
+# build writes into it).
 prepare_source() {
-	local key
+	local key shared
 	key=$(hash_inputs "$pkg_version")
 	stamp_ok source "$key" && [[ -d $src ]] && return
+	shared=$(dirname "$build")/linux
+	if [[ -d $shared/$src_pkg && $(cat "$shared/.stamp-source" 2>/dev/null) == "$pkg_version" ]]; then
+		log "reading the source tree of $shared"
+		rm -rf "$src" "$obj" "$build"/.stamp-*
+		ln -s "$shared/$src_pkg" "$src"
+		stamp_set source "$key"
+		return
+	fi
 	log "extracting $tarball"
 	rm -rf "$src" "$obj" "$build/.extract" "$build"/.stamp-*
 	mkdir -p "$build/.extract"

@@ -12,11 +12,14 @@
 #
 # The kernel is Debian's source as shipped: users boot the kernel they
 # have, and a driver bug they would meet is the firmware's to absorb. With
-# --fixed the tree gets the upstream-ready fixes of contrib/linux/<kver>/
-# (applied in name order, reverted and re-applied when they change), for
-# the checks of Tally's strict build (LINUX_COMPAT=0) against a fixed
-# kernel. The kernel config is tinyconfig + tests/linux/kernel.config +
-# (if present) tests/linux/kernel-<kver>.config.
+# --fixed, the kernel gets the upstream-ready fixes of contrib/linux/<kver>/
+# (in name order), for the checks of Tally's strict build (LINUX_COMPAT=0)
+# against a fixed kernel: <builddir> must end in -fixed, and the stock
+# build beside it (the same name without -fixed) is built first, then
+# patched in place for one incremental build (the files the patches touch
+# and the link) and reverted; <builddir> gets that Image, and links to the
+# stock build's source tree and initramfs. The kernel config is tinyconfig
+# + tests/linux/kernel.config + (if present) tests/linux/kernel-<kver>.config.
 #
 # Usage: tests/linux/build.sh [--kver 6.1|6.12] [--fixed] [builddir]
 #   default kver: $TALLY_KVER, else 6.1; default builddir: <repo>/build/linux
@@ -93,14 +96,13 @@ prepare_source() {
 	stamp_set source "$pkg_version"
 }
 
-# --fixed: contrib/linux/<kver>/*.patch on the source tree. The applied set
-# is kept in <builddir>/applied.patch, so a changed set is reverted before
-# the new one goes on (make then rebuilds only the files they touch).
+# A stock build's tree carries no patch (the --fixed build reverts its own,
+# see build_fixed). The stamp keeps the cache keys of the kernel and of
+# tests/kvm/build.sh; an older tree patched by the former --fixed build,
+# which patched a tree of its own, is reverted here.
 patch_source() {
-	local key applied=$build/applied.patch patches=()
-	((fixed)) && patches=("$repo/contrib/linux/$kver"/*.patch)
-	[[ ${#patches[@]} -eq 0 || -e ${patches[0]} ]] || patches=()
-	key=$(hash_inputs "$pkg_version" ${patches[@]+"${patches[@]}"})
+	local key applied=$build/applied.patch
+	key=$(hash_inputs "$pkg_version")
 	if stamp_ok patches "$key"; then
 		return
 	fi
@@ -109,15 +111,18 @@ patch_source() {
 		patch -d "$src" -p1 -R -s -f < "$applied" ||
 			die "cannot revert $applied; delete $src to extract it again"
 	fi
-	rm -f "$applied" "$build/.stamp-patches"
-	if ((${#patches[@]})); then
-		log "patching the source: ${patches[*]##*/}"
-		cat "${patches[@]}" > "$applied.new"
-		patch -d "$src" -p1 -s -f < "$applied.new" ||
-			die "patches do not apply; delete $src to extract it again"
-		mv "$applied.new" "$applied"
-	fi
+	rm -f "$applied"
 	stamp_set patches "$key"
+}
+
+# Undo the patches of an interrupted --fixed build in this (stock) tree;
+# the kernel is then linked again from the stock sources.
+revert_fixed() {
+	[[ -f $build/fixed-applied.patch ]] || return 0
+	log "reverting contrib/linux/$kver, left applied by an interrupted --fixed build"
+	patch -d "$src" -p1 -R -s -f < "$build/fixed-applied.patch" ||
+		die "cannot revert $build/fixed-applied.patch; delete $src to extract it again"
+	rm -f "$build/fixed-applied.patch" "$build/.stamp-kernel"
 }
 
 # Linux's perf from the same tree, static and stripped (about 2.7 MB).
@@ -258,6 +263,44 @@ build_kernel() {
 	stamp_set kernel "$key"
 }
 
+# --fixed: the stock build <base> patched in place with contrib/linux/<kver>,
+# built (make rebuilds only what the patches touch, and links), its Image
+# taken, the patches reverted and the stock kernel linked again, so <base>
+# is left as it was. Keyed by the stock kernel's key and the patches.
+build_fixed() {
+	local base=$1 key patches=("$repo/contrib/linux/$kver"/*.patch)
+	local klog=$build/kernel-build.log start=$SECONDS
+	[[ -e ${patches[0]} ]] || die "no patches in $repo/contrib/linux/$kver"
+	ln -sfn "$base/$src_pkg" "$build/$src_pkg"	# boot-test.sh reads the kver here
+	ln -sfn "$base/initramfs.cpio" "$build/initramfs.cpio"
+	key=$(hash_inputs "$(cat "$base/.stamp-kernel")" "${patches[@]}")
+	if stamp_ok kernel "$key" && [[ -f $build/Image ]]; then
+		log "fixed kernel up to date"
+		return
+	fi
+	log "patching $base's tree: ${patches[*]##*/}"
+	cat "${patches[@]}" > "$base/fixed-applied.patch"
+	if ! patch -d "$base/$src_pkg" -p1 -s -f < "$base/fixed-applied.patch"; then
+		rm -f "$base/fixed-applied.patch"
+		die "contrib/linux/$kver does not apply to $base/$src_pkg"
+	fi
+	log "building the fixed kernel Image in $base/obj (full log: $klog)"
+	if ! make -C "$base/$src_pkg" O="$base/obj" "${kmake_vars[@]}" -j"$(nproc)" Image \
+		> "$klog" 2>&1; then
+		tail -n 40 "$klog"
+		build=$base src=$base/$src_pkg revert_fixed
+		die "fixed kernel build failed (full log: $klog)"
+	fi
+	cp "$base/obj/arch/riscv/boot/Image" "$build/Image"
+	patch -d "$base/$src_pkg" -p1 -R -s -f < "$base/fixed-applied.patch" ||
+		die "cannot revert $base/fixed-applied.patch; delete $base/$src_pkg to extract it again"
+	rm -f "$base/fixed-applied.patch"
+	make -C "$base/$src_pkg" O="$base/obj" "${kmake_vars[@]}" -j"$(nproc)" Image \
+		>> "$klog" 2>&1 || die "stock kernel relink failed (full log: $klog)"
+	stamp_set kernel "$key"
+	log "fixed kernel built in $((SECONDS - start)) s"
+}
+
 main() {
 	kver=${TALLY_KVER:-6.1}
 	fixed=0
@@ -289,8 +332,20 @@ main() {
 	check_tools
 	pkg_version=$(dpkg-query -W -f='${Version}' "$src_pkg" 2> /dev/null) ||
 		die "package $src_pkg is not installed"
+	if ((fixed)); then
+		local base=${build%-fixed}
+		[[ $base != "$build" ]] ||
+			die "--fixed: the build dir must end in -fixed (beside the stock build)"
+		"$here/build.sh" --kver "$kver" "$base"
+		# an older layout: a patched source tree of its own
+		[[ -L $src || ! -d $src ]] || rm -rf "$src" "$obj" "$build/perf-obj"
+		build_fixed "$base"
+		log "Image:          $build/Image ($(stat -c %s "$build/Image") bytes)"
+		return
+	fi
 	local start=$SECONDS
 	prepare_source
+	revert_fixed
 	patch_source
 	build_perf
 	build_initramfs

@@ -11,7 +11,7 @@
 # Usage: tests/linux/hotplug-loop.sh <board> <builddir> FW_DYNAMIC_BIN [rounds]
 #   board     virt      -M virt -cpu rv64,sscofpmf=true -smp 4
 #             sifive_u  -M sifive_u -smp 5 (the E51 parked, 4 U54s run Linux)
-#   builddir  a tests/linux build (build.sh or build-board.sh): its Image
+#   builddir  a tests/linux/build.sh build: its Image
 #   rounds    default 15 (the test command); 200 or more by hand
 #
 # The init comes from this tree's tests/linux/init.c (compiled here and

@@ -8,11 +8,19 @@
 # parser and decoder, the ELF loader and the side-file parser (fuzz.sh); the
 # tool as a user meets it (formats, errors, hostile files) in tool.sh.
 #
-# Usage: tests/trace/run.sh <build-dir>
+# Usage: tests/trace/run.sh <build-dir> [boot|linux|all]
+#   boot   Tally's boot, the SBI payload, the profile, the tool and fuzz checks
+#   linux  the Linux boot round trips (section 6; needs tests/linux's 6.1 build)
+#   all    both (the default); the test command runs them as two jobs
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
+part=${2:-all}
+case $part in
+boot | linux | all) ;;
+*) echo "usage: $0 <build-dir> [boot|linux|all]" >&2; exit 2 ;;
+esac
 fw="$out/platform/generic/firmware"
 tool="$out/host/tools/tally-trace"
 work="$out/trace"
@@ -22,230 +30,238 @@ pass() { echo "PASS: trace: $*"; }
 fail() { echo "FAIL: trace: $*"; failures=$((failures + 1)); }
 
 make -s -C "$root/tools" O="$out/host/tools" || { fail "tools build"; exit 1; }
-# the tool as a user meets it: the reference's streams, no side file, errors
-"$root/tests/trace/tool.sh" "$out" || failures=$((failures + 1))
-elf="$fw/fw_payload.elf"
-payload="$fw/test_payload.elf"	# the S-mode payload's own symbols
-[[ -f $elf ]] || { fail "no $elf (run make first)"; exit 1; }
-qemu=(qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none
-      -serial null -bios "$fw/fw_payload.bin" -icount shift=0,sleep=off)
+if [[ $part != linux ]]; then
+	# the tool as a user meets it: the reference's streams, no side file, errors
+	"$root/tests/trace/tool.sh" "$out" || failures=$((failures + 1))
+	elf="$fw/fw_payload.elf"
+	payload="$fw/test_payload.elf"	# the S-mode payload's own symbols
+	[[ -f $elf ]] || { fail "no $elf (run make first)"; exit 1; }
+	qemu=(qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none
+	      -serial null -bios "$fw/fw_payload.bin" -icount shift=0,sleep=off)
 
-# 1. record (BTM, Ownership messages on: privilege from QEMU's TB flags)
-if timeout 300 "$tool" record --context -o "$work/boot.ntr" --addresses "$work/boot.addr" \
-	-- "${qemu[@]}" 2>"$work/record.log"; then
-	n=$(wc -l <"$work/boot.addr")
-	pass "record: Tally boot to the S-mode payload, $n instructions ($(tail -1 "$work/record.log" | sed 's/.*instructions, //'))"
-else
-	fail "record: $(tail -3 "$work/record.log")"
-	exit 1
-fi
-
-# 2. decode the recorded stream with the ELF (+ the captured reset ROM words)
-if "$tool" decode -q --cfg "$work/boot.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
-	-o "$work/boot.dec" "$work/boot.ntr" && cmp -s "$work/boot.dec" "$work/boot.addr"; then
-	pass "decode of the recorded BTM stream == QEMU's executed sequence ($n instructions)"
-else
-	fail "decode of the recorded BTM stream differs from QEMU's executed sequence"
-fi
-
-# 2b. the TCG plugin trace source (record --plugin) sees the same run: same
-#     executed sequence, same stream (the log source gives privilege, Ownership
-#     off here as the plugin cannot read it)
-if timeout 300 "$tool" record --plugin -o "$work/boot-plugin.ntr" --addresses "$work/boot-plugin.addr" \
-	-- "${qemu[@]}" 2>"$work/record-plugin.log" &&
-   timeout 300 "$tool" record -q -o "$work/boot-log.ntr" -- "${qemu[@]}" 2>/dev/null &&
-   cmp -s "$work/boot-plugin.addr" "$work/boot.addr" && cmp -s "$work/boot-plugin.ntr" "$work/boot-log.ntr"; then
-	pass "record --plugin: same executed sequence and stream as the log source ($(tail -1 "$work/record-plugin.log" | sed 's/.* \([0-9.]* s\)$/\1/') instead of $(tail -1 "$work/record.log" | sed 's/.* \([0-9.]* s\)$/\1/'))"
-else
-	fail "record --plugin differs from the log source (see $work/record-plugin.log)"
-fi
-rm -f "$work/boot-plugin.addr"
-
-# 3. the count against a separate plain -icount run (QEMU's own log)
-timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
-# executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
-# first of two runs in a row of one instruction (an MMIO access under -icount
-# restarts its TB; docs/trace.md); none of these runs jumps to itself.
-executed=$(awk '/^Trace/ { split($0, f, "/"); pc = f[2]; n++; if (pc == last) n--; last = pc; next }
-		/^Stopped execution/ { n--; last = "" } END { print n }' "$work/icount.log")
-if [[ $executed -eq $n ]]; then
-	pass "instruction count $n agrees with a separate -icount run"
-else
-	fail "instruction count $n, separate -icount run executed $executed"
-fi
-rm -f "$work/icount.log"
-
-# 4. every mode and option set: encode the executed addresses, decode, compare
-configs=(
-	"btm|--mode btm"
-	"btm+implicit-return|--mode btm --implicit-return 3"
-	"btm+repeat-branch|--mode btm --repeat-branch"
-	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr"
-	"btm+sync+tstamp+src|--mode btm --sync-mode 3 --sync-max 8 --tstamp --src-bits 4 --src-id 3"
-	"btm+sequential-jump|--mode btm --sequential-jump"
-	"btm+all-jumps|--mode btm --all-jumps"
-	"btm+icnt-limit-100|--mode btm --icnt-limit 100"
-	"btm+icnt-full-sync|--mode btm --icnt-limit 100 --icnt-full-sync"
-	"btm+all+new|--mode btm --implicit-return 3 --repeat-branch --ext-addr --sequential-jump --all-jumps --icnt-full-sync"
-	"htm|--mode htm"
-	"htm+implicit-return|--mode htm --implicit-return 3"
-	"htm+repeat-history|--mode htm --repeat-history"
-	"htm+repeat-branch|--mode htm --repeat-branch"
-	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr"
-	"htm+sequential-jump|--mode htm --sequential-jump"
-	"htm+all-jumps|--mode htm --all-jumps"
-	"htm+all+new|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr --sequential-jump --all-jumps"
-	"htm+small-limits|--mode htm --icnt-limit 100 --hist-bits 8 --sync-mode 1 --sync-max 2 --implicit-return 2 --stack-depth 4"
-	"htm+counting-return|--mode htm --implicit-return 1 --repeat-history"
-	"htm+small-limits+new|--mode htm --icnt-limit 100 --hist-bits 8 --sync-mode 1 --sync-max 2 --implicit-return 2 --stack-depth 4 --sequential-jump --all-jumps"
-)
-echo "config bytes bits_per_instruction" >"$work/bits.txt"
-for c in "${configs[@]}"; do
-	name=${c%%|*}
-	opts=${c#*|}
-	# shellcheck disable=SC2086
-	if "$tool" encode -q $opts --elf "$elf" --code "$work/boot.ntr.code" -o "$work/$name.ntr" \
-		"$work/boot.addr" &&
-	   "$tool" decode -q --cfg "$work/$name.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
-		-o "$work/$name.dec" "$work/$name.ntr" &&
-	   cmp -s "$work/$name.dec" "$work/boot.addr"; then
-		bytes=$(stat -c %s "$work/$name.ntr")
-		bits=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.4f", 8 * b / n }')
-		echo "$name $bytes $bits" >>"$work/bits.txt"
-		pass "round trip $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction)"
+	# 1. record (BTM, Ownership messages on: privilege from QEMU's TB flags)
+	if timeout 300 "$tool" record --context -o "$work/boot.ntr" --addresses "$work/boot.addr" \
+		-- "${qemu[@]}" 2>"$work/record.log"; then
+		n=$(wc -l <"$work/boot.addr")
+		pass "record: Tally boot to the S-mode payload, $n instructions ($(tail -1 "$work/record.log" | sed 's/.*instructions, //'))"
 	else
-		fail "round trip $name: decoded sequence differs"
+		fail "record: $(tail -3 "$work/record.log")"
+		exit 1
 	fi
-	rm -f "$work/$name.dec"
-done
 
-# 5. the S-mode SBI test payload (tests/sbi) on fw_dynamic, PMU checks only
-#    (bootargs "pmu"), HTM with every optimisation.  Not under -icount: QEMU
-#    7.2 aborts ("Raised interrupt while not in I/O function") on its timer
-#    tests there, so this run is checked against its own executed sequence.
-sbi_elf="$out/tests/sbi/sbi-test.elf"
-if make -s -C "$root/tests/sbi" O="$out/tests/sbi" >/dev/null &&
-   timeout 600 "$tool" record --mode htm --implicit-return 3 --repeat-history --repeat-branch \
-	--context -o "$work/sbi.ntr" --addresses "$work/sbi.addr" -- \
-	qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none \
-	-serial file:"$work/sbi.serial" -bios "$fw/fw_dynamic.bin" -kernel "$sbi_elf" \
-	-append pmu 2>"$work/sbi-record.log" &&
-   "$tool" decode -q --cfg "$work/sbi.ntr.cfg" --elf "$fw/fw_dynamic.elf" --elf "$sbi_elf" \
-	--code "$work/sbi.ntr.code" -o "$work/sbi.dec" "$work/sbi.ntr" &&
-   cmp -s "$work/sbi.dec" "$work/sbi.addr"; then
-	pass "SBI payload (HTM, all optimisations): decoded == executed ($(tail -1 "$work/sbi-record.log" | sed 's/tally-trace: //'))"
-else
-	fail "SBI payload trace round trip (see $work/sbi-record.log)"
-fi
-rm -f "$work/sbi.dec"
+	# 2. decode the recorded stream with the ELF (+ the captured reset ROM words)
+	if "$tool" decode -q --cfg "$work/boot.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
+		-o "$work/boot.dec" "$work/boot.ntr" && cmp -s "$work/boot.dec" "$work/boot.addr"; then
+		pass "decode of the recorded BTM stream == QEMU's executed sequence ($n instructions)"
+	else
+		fail "decode of the recorded BTM stream differs from QEMU's executed sequence"
+	fi
 
-# 6. Linux 6.1 (one hart, -icount) through the TCG plugin trace source: the
-#    kernel boot, init, and init's first checks, 120 M instructions, in BTM and
-#    HTM, each without and with every optimisation.  Each option set is its own
-#    recording (QEMU under -icount runs the same way every time) whose decoded
-#    sequence must equal the sequence that recording observed; the
-#    instructions before init's first instruction must equal the count of a
-#    separate -icount run (QEMU's inline per-instruction counter, no trace).
-#    Needs the Linux test artefacts (suite linux builds them, before this one).
-linux="$out/linux"
-plugin="$out/host/tools/tally-trace-plugin.so"
-linux_max=120000000
-linux_configs=(
-	"btm|--mode btm"
-	"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr --sequential-jump"
-	"htm|--mode htm"
-	"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr --sequential-jump"
-)
-if [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ||
-      ! -f $linux/initramfs/init ]]; then
-	echo "SKIP: trace: Linux boot round trips: no $linux/Image, obj/vmlinux, initramfs (suite linux builds them)"
-else
-	t_linux=$SECONDS
-	qemu_linux=(qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none
-		    -serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
-		    -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon"
-		    -icount shift=0,sleep=off)
-	entry=$(readelf -h "$linux/initramfs/init" | awk '/Entry point/ { sub("0x", "", $4); print $4 }')
-	counted=$(timeout 600 "${qemu_linux[@]}" -plugin "$plugin,count=$entry" </dev/null 2>&1 >/dev/null |
-		  sed -n 's/^tally-trace-plugin: \([0-9]*\) instructions before.*/\1/p')
-	echo "config bytes bits_per_instruction" >"$work/linux-bits.txt"
-	for c in "${linux_configs[@]}"; do
+	# 2b. the TCG plugin trace source (record --plugin) sees the same run: same
+	#     executed sequence, same stream (the log source gives privilege, Ownership
+	#     off here as the plugin cannot read it)
+	if timeout 300 "$tool" record --plugin -o "$work/boot-plugin.ntr" --addresses "$work/boot-plugin.addr" \
+		-- "${qemu[@]}" 2>"$work/record-plugin.log" &&
+	   timeout 300 "$tool" record -q -o "$work/boot-log.ntr" -- "${qemu[@]}" 2>/dev/null &&
+	   cmp -s "$work/boot-plugin.addr" "$work/boot.addr" && cmp -s "$work/boot-plugin.ntr" "$work/boot-log.ntr"; then
+		pass "record --plugin: same executed sequence and stream as the log source ($(tail -1 "$work/record-plugin.log" | sed 's/.* \([0-9.]* s\)$/\1/') instead of $(tail -1 "$work/record.log" | sed 's/.* \([0-9.]* s\)$/\1/'))"
+	else
+		fail "record --plugin differs from the log source (see $work/record-plugin.log)"
+	fi
+	rm -f "$work/boot-plugin.addr"
+
+	# 3. the count against a separate plain -icount run (QEMU's own log)
+	timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
+	# executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
+	# first of two runs in a row of one instruction (an MMIO access under -icount
+	# restarts its TB; docs/trace.md); none of these runs jumps to itself.
+	executed=$(awk '/^Trace/ { split($0, f, "/"); pc = f[2]; n++; if (pc == last) n--; last = pc; next }
+			/^Stopped execution/ { n--; last = "" } END { print n }' "$work/icount.log")
+	if [[ $executed -eq $n ]]; then
+		pass "instruction count $n agrees with a separate -icount run"
+	else
+		fail "instruction count $n, separate -icount run executed $executed"
+	fi
+	rm -f "$work/icount.log"
+
+	# 4. every mode and option set: encode the executed addresses, decode, compare
+	configs=(
+		"btm|--mode btm"
+		"btm+implicit-return|--mode btm --implicit-return 3"
+		"btm+repeat-branch|--mode btm --repeat-branch"
+		"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr"
+		"btm+sync+tstamp+src|--mode btm --sync-mode 3 --sync-max 8 --tstamp --src-bits 4 --src-id 3"
+		"btm+sequential-jump|--mode btm --sequential-jump"
+		"btm+all-jumps|--mode btm --all-jumps"
+		"btm+icnt-limit-100|--mode btm --icnt-limit 100"
+		"btm+icnt-full-sync|--mode btm --icnt-limit 100 --icnt-full-sync"
+		"btm+all+new|--mode btm --implicit-return 3 --repeat-branch --ext-addr --sequential-jump --all-jumps --icnt-full-sync"
+		"htm|--mode htm"
+		"htm+implicit-return|--mode htm --implicit-return 3"
+		"htm+repeat-history|--mode htm --repeat-history"
+		"htm+repeat-branch|--mode htm --repeat-branch"
+		"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr"
+		"htm+sequential-jump|--mode htm --sequential-jump"
+		"htm+all-jumps|--mode htm --all-jumps"
+		"htm+all+new|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr --sequential-jump --all-jumps"
+		"htm+small-limits|--mode htm --icnt-limit 100 --hist-bits 8 --sync-mode 1 --sync-max 2 --implicit-return 2 --stack-depth 4"
+		"htm+counting-return|--mode htm --implicit-return 1 --repeat-history"
+		"htm+small-limits+new|--mode htm --icnt-limit 100 --hist-bits 8 --sync-mode 1 --sync-max 2 --implicit-return 2 --stack-depth 4 --sequential-jump --all-jumps"
+	)
+	echo "config bytes bits_per_instruction" >"$work/bits.txt"
+	for c in "${configs[@]}"; do
 		name=${c%%|*}
 		opts=${c#*|}
 		# shellcheck disable=SC2086
-		if timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
-			-o "$work/linux-$name.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
-			</dev/null 2>"$work/linux-record.log" &&
-		   n=$(wc -l <"$work/linux.addr") &&
-		   timeout 900 "$tool" decode -q --cfg "$work/linux-$name.ntr.cfg" --syms "$linux/obj/vmlinux" \
-			--code "$work/linux-$name.ntr.code" -o - "$work/linux-$name.ntr" |
-		   cmp -s - "$work/linux.addr"; then
-			bytes=$(stat -c %s "$work/linux-$name.ntr")
+		if "$tool" encode -q $opts --elf "$elf" --code "$work/boot.ntr.code" -o "$work/$name.ntr" \
+			"$work/boot.addr" &&
+		   "$tool" decode -q --cfg "$work/$name.ntr.cfg" --elf "$elf" --code "$work/boot.ntr.code" \
+			-o "$work/$name.dec" "$work/$name.ntr" &&
+		   cmp -s "$work/$name.dec" "$work/boot.addr"; then
+			bytes=$(stat -c %s "$work/$name.ntr")
 			bits=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.4f", 8 * b / n }')
-			echo "$name $bytes $bits" >>"$work/linux-bits.txt"
-			pass "Linux boot $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction, recorded in $(tail -1 "$work/linux-record.log" | awk '{ print $(NF - 1) }') s)"
+			echo "$name $bytes $bits" >>"$work/bits.txt"
+			pass "round trip $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction)"
 		else
-			fail "Linux boot $name: decoded sequence differs (see $work/linux-record.log)"
+			fail "round trip $name: decoded sequence differs"
 		fi
-		if [[ $name == btm ]]; then
-			before=$(grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1)
-			if [[ -n $counted && -n $before && $((before - 1)) -eq $counted ]]; then
-				pass "Linux boot: $counted instructions before init (0x$entry) agree with a separate -icount run"
-			else
-				fail "Linux boot: ${before:-no} init entry in the trace, separate -icount run counted ${counted:-nothing} before 0x$entry"
-			fi
-		fi
-		rm -f "$work/linux.addr"
+		rm -f "$work/$name.dec"
 	done
 
-	# 4 harts: one encoder per hart, SRC = hart index (trTeSrcBits=2), all in
-	# one stream; each hart decoded on its own (decode --src) must equal what
-	# that hart executed.  Not under -icount: with 4 harts QEMU 7.2's -icount
-	# run stalled in init's checks, so this run is multi-threaded TCG, checked
-	# against its own observed sequences; the first 40 M instructions.
-	qemu_smp4=(qemu-system-riscv64 -M virt -smp 4 -m 512M -nographic -no-reboot -monitor none
-		   -serial file:"$work/linux4.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
-		   -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon")
-	if timeout 900 "$tool" record --plugin --mode htm --implicit-return 3 --repeat-history \
-		--repeat-branch --ext-addr --src-bits 2 --max-instructions 40000000 \
-		-o "$work/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
-		</dev/null 2>"$work/linux4-record.log"; then
-		for h in 0 1 2 3; do
-			a="$work/linux4.addr" code="$work/linux4.ntr.code"
-			[[ $h == 0 ]] || a="$a.$h" code="$code.$h"
-			if [[ ! -f $a ]]; then
-				# all four start in Tally's boot, but a loaded host may
-				# not schedule a vCPU thread before the 40 M
-				echo "SKIP: trace: Linux boot, 4 harts: hart $h ran no instruction in this window"
-				continue
-			fi
-			if [[ -f $code ]] &&
-			   timeout 900 "$tool" decode -q --cfg "$work/linux4.ntr.cfg" --src $h \
-				--syms "$linux/obj/vmlinux" --code "$code" -o - "$work/linux4.ntr" |
-			   cmp -s - "$a"; then
-				pass "Linux boot, 4 harts: hart $h (SRC=$h) decoded == executed ($(wc -l <"$a") instructions)"
-			else
-				fail "Linux boot, 4 harts: hart $h decoded sequence differs (see $work/linux4-record.log)"
-			fi
-		done
+	# 5. the S-mode SBI test payload (tests/sbi) on fw_dynamic, PMU checks only
+	#    (bootargs "pmu"), HTM with every optimisation.  Not under -icount: QEMU
+	#    7.2 aborts ("Raised interrupt while not in I/O function") on its timer
+	#    tests there, so this run is checked against its own executed sequence.
+	sbi_elf="$out/tests/sbi/sbi-test.elf"
+	if make -s -C "$root/tests/sbi" O="$out/tests/sbi" >/dev/null &&
+	   timeout 600 "$tool" record --mode htm --implicit-return 3 --repeat-history --repeat-branch \
+		--context -o "$work/sbi.ntr" --addresses "$work/sbi.addr" -- \
+		qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none \
+		-serial file:"$work/sbi.serial" -bios "$fw/fw_dynamic.bin" -kernel "$sbi_elf" \
+		-append pmu 2>"$work/sbi-record.log" &&
+	   "$tool" decode -q --cfg "$work/sbi.ntr.cfg" --elf "$fw/fw_dynamic.elf" --elf "$sbi_elf" \
+		--code "$work/sbi.ntr.code" -o "$work/sbi.dec" "$work/sbi.ntr" &&
+	   cmp -s "$work/sbi.dec" "$work/sbi.addr"; then
+		pass "SBI payload (HTM, all optimisations): decoded == executed ($(tail -1 "$work/sbi-record.log" | sed 's/tally-trace: //'))"
 	else
-		fail "Linux boot, 4 harts: record (see $work/linux4-record.log)"
+		fail "SBI payload trace round trip (see $work/sbi-record.log)"
 	fi
-	rm -f "$work"/linux4.addr*
-	echo "(Linux trace round trips: $((SECONDS - t_linux)) s)"
+	rm -f "$work/sbi.dec"
+
 fi
 
-# 7. profile: per function and per SBI call, and a flame graph
-if "$tool" profile --cfg "$work/boot.ntr.cfg" --elf "$elf" --elf "$payload" --code "$work/boot.ntr.code" \
-	--svg "$work/boot.svg" "$work/boot.ntr" >"$work/profile.txt" 2>/dev/null &&
-   grep -q '^sbi_ecall_handle ' "$work/profile.txt" && grep -q '^dbcn_handle' "$work/profile.txt" &&
-   grep -q '<rect' "$work/boot.svg"; then
-	pass "profile: per-function and per-SBI-call tables, flame graph $work/boot.svg"
-else
-	fail "profile output incomplete ($work/profile.txt)"
+if [[ $part != boot ]]; then
+	# 6. Linux 6.1 (one hart, -icount) through the TCG plugin trace source: the
+	#    kernel boot, init, and init's first checks, 120 M instructions, in BTM and
+	#    HTM, each without and with every optimisation.  Each option set is its own
+	#    recording (QEMU under -icount runs the same way every time) whose decoded
+	#    sequence must equal the sequence that recording observed; the
+	#    instructions before init's first instruction must equal the count of a
+	#    separate -icount run (QEMU's inline per-instruction counter, no trace).
+	#    Needs the Linux test artefacts (suite linux builds them, before this one).
+	linux="$out/linux"
+	plugin="$out/host/tools/tally-trace-plugin.so"
+	linux_max=120000000
+	linux_configs=(
+		"btm|--mode btm"
+		"btm+all|--mode btm --implicit-return 3 --repeat-branch --ext-addr --sequential-jump"
+		"htm|--mode htm"
+		"htm+all|--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr --sequential-jump"
+	)
+	if [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ||
+	      ! -f $linux/initramfs/init ]]; then
+		echo "SKIP: trace: Linux boot round trips: no $linux/Image, obj/vmlinux, initramfs (suite linux builds them)"
+	else
+		t_linux=$SECONDS
+		qemu_linux=(qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none
+			    -serial file:"$work/linux.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
+			    -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon"
+			    -icount shift=0,sleep=off)
+		entry=$(readelf -h "$linux/initramfs/init" | awk '/Entry point/ { sub("0x", "", $4); print $4 }')
+		counted=$(timeout 600 "${qemu_linux[@]}" -plugin "$plugin,count=$entry" </dev/null 2>&1 >/dev/null |
+			  sed -n 's/^tally-trace-plugin: \([0-9]*\) instructions before.*/\1/p')
+		echo "config bytes bits_per_instruction" >"$work/linux-bits.txt"
+		for c in "${linux_configs[@]}"; do
+			name=${c%%|*}
+			opts=${c#*|}
+			# shellcheck disable=SC2086
+			if timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
+				-o "$work/linux-$name.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
+				</dev/null 2>"$work/linux-record.log" &&
+			   n=$(wc -l <"$work/linux.addr") &&
+			   timeout 900 "$tool" decode -q --cfg "$work/linux-$name.ntr.cfg" --syms "$linux/obj/vmlinux" \
+				--code "$work/linux-$name.ntr.code" -o - "$work/linux-$name.ntr" |
+			   cmp -s - "$work/linux.addr"; then
+				bytes=$(stat -c %s "$work/linux-$name.ntr")
+				bits=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.4f", 8 * b / n }')
+				echo "$name $bytes $bits" >>"$work/linux-bits.txt"
+				pass "Linux boot $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction, recorded in $(tail -1 "$work/linux-record.log" | awk '{ print $(NF - 1) }') s)"
+			else
+				fail "Linux boot $name: decoded sequence differs (see $work/linux-record.log)"
+			fi
+			if [[ $name == btm ]]; then
+				before=$(grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1)
+				if [[ -n $counted && -n $before && $((before - 1)) -eq $counted ]]; then
+					pass "Linux boot: $counted instructions before init (0x$entry) agree with a separate -icount run"
+				else
+					fail "Linux boot: ${before:-no} init entry in the trace, separate -icount run counted ${counted:-nothing} before 0x$entry"
+				fi
+			fi
+			rm -f "$work/linux.addr"
+		done
+
+		# 4 harts: one encoder per hart, SRC = hart index (trTeSrcBits=2), all in
+		# one stream; each hart decoded on its own (decode --src) must equal what
+		# that hart executed.  Not under -icount: with 4 harts QEMU 7.2's -icount
+		# run stalled in init's checks, so this run is multi-threaded TCG, checked
+		# against its own observed sequences; the first 40 M instructions.
+		qemu_smp4=(qemu-system-riscv64 -M virt -smp 4 -m 512M -nographic -no-reboot -monitor none
+			   -serial file:"$work/linux4.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
+			   -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon")
+		if timeout 900 "$tool" record --plugin --mode htm --implicit-return 3 --repeat-history \
+			--repeat-branch --ext-addr --src-bits 2 --max-instructions 40000000 \
+			-o "$work/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
+			</dev/null 2>"$work/linux4-record.log"; then
+			for h in 0 1 2 3; do
+				a="$work/linux4.addr" code="$work/linux4.ntr.code"
+				[[ $h == 0 ]] || a="$a.$h" code="$code.$h"
+				if [[ ! -f $a ]]; then
+					# all four start in Tally's boot, but a loaded host may
+					# not schedule a vCPU thread before the 40 M
+					echo "SKIP: trace: Linux boot, 4 harts: hart $h ran no instruction in this window"
+					continue
+				fi
+				if [[ -f $code ]] &&
+				   timeout 900 "$tool" decode -q --cfg "$work/linux4.ntr.cfg" --src $h \
+					--syms "$linux/obj/vmlinux" --code "$code" -o - "$work/linux4.ntr" |
+				   cmp -s - "$a"; then
+					pass "Linux boot, 4 harts: hart $h (SRC=$h) decoded == executed ($(wc -l <"$a") instructions)"
+				else
+					fail "Linux boot, 4 harts: hart $h decoded sequence differs (see $work/linux4-record.log)"
+				fi
+			done
+		else
+			fail "Linux boot, 4 harts: record (see $work/linux4-record.log)"
+		fi
+		rm -f "$work"/linux4.addr*
+		echo "(Linux trace round trips: $((SECONDS - t_linux)) s)"
+	fi
+
 fi
 
-# 8. the libFuzzer targets, deterministic: the stream parser and decoder, the
-#    ELF loader (seeded with the malformed ELF cases), the side-file parser
-"$root/tests/trace/fuzz.sh" "$out" || failures=$((failures + 1))
+if [[ $part != linux ]]; then
+	# 7. profile: per function and per SBI call, and a flame graph
+	if "$tool" profile --cfg "$work/boot.ntr.cfg" --elf "$elf" --elf "$payload" --code "$work/boot.ntr.code" \
+		--svg "$work/boot.svg" "$work/boot.ntr" >"$work/profile.txt" 2>/dev/null &&
+	   grep -q '^sbi_ecall_handle ' "$work/profile.txt" && grep -q '^dbcn_handle' "$work/profile.txt" &&
+	   grep -q '<rect' "$work/boot.svg"; then
+		pass "profile: per-function and per-SBI-call tables, flame graph $work/boot.svg"
+	else
+		fail "profile output incomplete ($work/profile.txt)"
+	fi
+
+	# 8. the libFuzzer targets, deterministic: the stream parser and decoder, the
+	#    ELF loader (seeded with the malformed ELF cases), the side-file parser
+	"$root/tests/trace/fuzz.sh" "$out" || failures=$((failures + 1))
+fi
 [[ $failures -eq 0 ]]
