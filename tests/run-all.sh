@@ -309,7 +309,7 @@ job trace-boot trace 150 trace_boot build-fw
 job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
 
 # --- the scheduler ----------------------------------------------------------------
-declare -A want=() state=() rank=() started=() took=() pid_of=() job_of=()
+declare -A want=() state=() rank=() started=() took=() cpu=() pid_of=() job_of=()
 need() {	# need <job>: it and the jobs it needs run
 	local d
 	[[ -z ${want[$1]-} ]] || return 0
@@ -356,16 +356,26 @@ start_job() {
 	state[$j]=running
 	started[$j]=$SECONDS
 	echo "... $(minutes $((SECONDS - all_start))): $j started"
-	( "${job_fn[$j]}" ) > "$logdir/job-$j.log" 2>&1 < /dev/null &
+	# the job, then the CPU time it and its processes used (bash's times)
+	( "${job_fn[$j]}"; s=$?; times > "$logdir/job-$j.times"; exit $s ) \
+		> "$logdir/job-$j.log" 2>&1 < /dev/null &
 	pid_of[$j]=$!
 	job_of[$!]=$j
 	running=$((running + 1))
+}
+
+# cpu_of <times file>: the seconds of CPU its job's processes used
+cpu_of() {
+	[[ -f $1 ]] || { echo 0; return; }
+	awk 'NR <= 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } }
+	     END { printf "%d", n }' "$1"
 }
 
 # end_job <job> <status>: its verdict, its output, its counts
 end_job() {
 	local j=$1 status=$2 log=$logdir/job-$1.log p f k
 	took[$j]=$((SECONDS - ${started[$j]:-$SECONDS}))
+	cpu[$j]=$(cpu_of "$logdir/job-$j.times")
 	f=$(count FAIL "$log")
 	if [[ $status -ne 0 && $f -eq 0 ]]; then
 		echo "FAIL: job $j exited with status $status" >> "$log"
@@ -375,7 +385,7 @@ end_job() {
 	((f == 0)) || state[$j]=failed
 	echo "=== job $j (suite ${job_suite[$j]})"
 	cat "$log"
-	echo "--- job $j: $p passed, $f failed, $k skipped ($(minutes ${took[$j]}))"
+	echo "--- job $j: $p passed, $f failed, $k skipped ($(minutes ${took[$j]}), CPU $(minutes ${cpu[$j]}))"
 }
 
 while :; do
@@ -407,21 +417,22 @@ while :; do
 done
 
 # the suites: their jobs' logs joined, their counts, the time of their jobs
-passed=0 failed=0 skipped=0 time_line=""
+passed=0 failed=0 skipped=0 time_line="" cpu_all=0
 for s in build "${suites[@]}"; do
-	log="$logdir/$s.log" p=0 f=0 k=0 t=0 n=0
+	log="$logdir/$s.log" p=0 f=0 k=0 t=0 n=0 c=0
 	: > "$log"
 	for j in "${job_order[@]}"; do
 		[[ -n ${want[$j]-} && ${job_suite[$j]} == "$s" ]] || continue
 		cat "$logdir/job-$j.log" >> "$log"
-		t=$((t + ${took[$j]:-0})) n=$((n + 1))
+		t=$((t + ${took[$j]:-0})) c=$((c + ${cpu[$j]:-0})) n=$((n + 1))
 	done
 	((n > 0)) || continue
 	p=$(count PASS "$log") f=$(count FAIL "$log") k=$(count SKIP "$log")
-	echo "--- suite $s: $p passed, $f failed, $k skipped ($(minutes $t) in $n jobs)"
+	echo "--- suite $s: $p passed, $f failed, $k skipped ($(minutes $t) in $n jobs, CPU $(minutes $c))"
 	time_line+="${time_line:+, }$s $(minutes $t)"
+	cpu_all=$((cpu_all + c))
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + k))
 done
-echo "time: $time_line; total $(minutes $((SECONDS - all_start))) ($slots jobs at a time)"
+echo "time: $time_line; total $(minutes $((SECONDS - all_start))) ($slots jobs at a time, CPU $(minutes $cpu_all) on $(nproc) cores)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [[ $failed -eq 0 ]]
