@@ -158,7 +158,7 @@ if [[ $part != boot ]]; then
 	#    sequence must equal the sequence that recording observed; the
 	#    instructions before init's first instruction must equal the count of a
 	#    separate -icount run (QEMU's inline per-instruction counter, no trace).
-	#    Needs the Linux test artefacts (suite linux builds them, before this one).
+	#    Needs the Linux test artefacts (tests/linux/build.sh; run-all.sh builds them first).
 	linux="$out/linux"
 	plugin="$out/host/tools/tally-trace-plugin.so"
 	linux_max=120000000
@@ -170,7 +170,7 @@ if [[ $part != boot ]]; then
 	)
 	if [[ ! -f $linux/Image || ! -f $linux/obj/vmlinux || ! -f $linux/initramfs.cpio ||
 	      ! -f $linux/initramfs/init ]]; then
-		echo "SKIP: trace: Linux boot round trips: no $linux/Image, obj/vmlinux, initramfs (suite linux builds them)"
+		echo "SKIP: trace: Linux boot round trips: no $linux/Image, obj/vmlinux, initramfs (tests/linux/build.sh builds them)"
 	else
 		t_linux=$SECONDS
 		qemu_linux=(qemu-system-riscv64 -M virt -smp 1 -m 512M -nographic -no-reboot -monitor none
