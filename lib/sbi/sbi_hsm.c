@@ -5,13 +5,13 @@
  * takes the target's lock, so two callers can never both start it.
  */
 #include <tally/hart.h>
-#include <tally/hsm.h>
+#include <tally/sbi_hsm.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
 #include <tally/sbi_sse.h>
-#include <tally/timer.h>
+#include <tally/sbi_time.h>
 #include <tally/trap.h>
 
 static void hsm_set(struct hart_scratch *h, unsigned long state)

@@ -9,14 +9,14 @@
 #include <tally/fdt_fixup.h>
 #include <tally/sbi_fwft.h>
 #include <tally/hart.h>
-#include <tally/hsm.h>
+#include <tally/sbi_hsm.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/riscv.h>
 #include <tally/sbi.h>
 #include <tally/sbi_pmu.h>
-#include <tally/timer.h>
+#include <tally/sbi_time.h>
 #include <tally/trap.h>
 
 /* Smallest power of two >= the firmware's size: the PMP NAPOT region. */

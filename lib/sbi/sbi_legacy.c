@@ -9,7 +9,7 @@
 #include <tally/hart.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/timer.h>
+#include <tally/sbi_time.h>
 #include <tally/trap.h>
 
 /* A NULL mask pointer means every hart. */

@@ -15,7 +15,7 @@
  * with real suspend hardware would power down there instead (docs/sbi.md).
  */
 #include <tally/hart.h>
-#include <tally/hsm.h>
+#include <tally/sbi_hsm.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
 

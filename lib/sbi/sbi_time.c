@@ -8,7 +8,7 @@
 #include <tally/hart.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/timer.h>
+#include <tally/sbi_time.h>
 
 void sbi_timer_set(uint64_t when)
 {

@@ -14,7 +14,7 @@
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
-#include <tally/timer.h>
+#include <tally/sbi_time.h>
 #include <tally/emulate.h>
 #include <tally/trap.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#ifndef TALLY_TIMER_H
-#define TALLY_TIMER_H
+#ifndef TALLY_SBI_TIME_H
+#define TALLY_SBI_TIME_H
 
 #include <stdint.h>
 

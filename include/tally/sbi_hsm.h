@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#ifndef TALLY_HSM_H
-#define TALLY_HSM_H
+#ifndef TALLY_SBI_HSM_H
+#define TALLY_SBI_HSM_H
 
 #include <stdbool.h>
 #include <tally/hart.h>
