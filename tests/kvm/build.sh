@@ -24,6 +24,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../lib/cache.sh
+source "$here/../lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
 cross=riscv64-linux-gnu-
 # The riscv tests of 6.12's Makefile (TEST_GEN_PROGS_riscv), all run by run.sh.
 tests=(get-reg-list guest_print_test riscv/ebreak_test kvm_create_max_vcpus
@@ -33,21 +35,6 @@ tests=(get-reg-list guest_print_test riscv/ebreak_test kvm_create_max_vcpus
 
 log() { printf '[kvm] %s\n' "$*"; }
 die() { printf '[kvm] error: %s\n' "$*" >&2; exit 1; }
-
-hash_inputs() {
-	local item
-	for item in "$@"; do
-		if [[ -f $item ]]; then
-			printf 'file %s\n' "$(basename "$item")"
-			cat "$item"
-		else
-			printf 'text %s\n' "$item"
-		fi
-	done | sha256sum | cut -c1-16
-}
-
-stamp_ok() { [[ -f $out/.stamp-$1 && $(cat "$out/.stamp-$1") == "$2" ]]; }
-stamp_set() { printf '%s\n' "$2" > "$out/.stamp-$1"; }
 
 # make headers into <kvmdir>/headers (headers_install needs rsync).
 build_headers() {
@@ -124,6 +111,7 @@ main() {
 	out=${2:-$linux/../kvm}
 	mkdir -p "$out"
 	out=$(cd "$out" && pwd)
+	stamps=$out
 	src=$linux/linux-source-6.12
 	[[ -d $src && -f $linux/.stamp-patches ]] ||
 		die "$src not prepared: run tests/linux/build.sh --kver 6.12 $1 first"

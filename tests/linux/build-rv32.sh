@@ -22,6 +22,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../lib/cache.sh
+source "$repo/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
 jobs=${JOBS:-2}
@@ -33,20 +35,6 @@ init_cflags=(-march=rv32imac_zicsr -mabi=ilp32 -static -nostdlib -ffreestanding
 
 log() { printf '[linux-rv32] %s\n' "$*"; }
 die() { printf '[linux-rv32] error: %s\n' "$*" >&2; exit 1; }
-
-hash_inputs() {
-	local item
-	for item in "$@"; do
-		if [[ -f $item ]]; then
-			printf 'file %s\n' "$(basename "$item")"
-			cat "$item"
-		else
-			printf 'text %s\n' "$item"
-		fi
-	done | sha256sum | cut -c1-16
-}
-stamp_ok() { [[ -f $build/.stamp-$1 && $(cat "$build/.stamp-$1") == "$2" ]]; }
-stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
 
 # The source tree as Debian ships it, extracted once per package version;
 # or the 6.1 tree tests/linux/build.sh extracted into build/linux beside
@@ -164,6 +152,7 @@ main() {
 	build=${1:-$repo/build/linux-rv32}
 	mkdir -p "$build"
 	build=$(cd "$build" && pwd)
+	stamps=$build
 	[[ $build != *[[:space:]]* ]] || die "build dir must not contain blanks: $build"
 	src=$build/$src_pkg
 	obj=$build/obj

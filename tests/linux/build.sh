@@ -33,6 +33,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# shellcheck source=../lib/cache.sh
+source "$repo/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
 
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
@@ -52,22 +54,6 @@ perf_vars_new=(NO_LIBTRACEEVENT=1 NO_CAPSTONE=1 NO_LIBLLVM=1 BUILD_BPF_SKEL=0)
 
 log() { printf '[linux] %s\n' "$*"; }
 die() { printf '[linux] error: %s\n' "$*" >&2; exit 1; }
-
-# sha256 (shortened) of the given strings and files, in order.
-hash_inputs() {
-	local item
-	for item in "$@"; do
-		if [[ -f $item ]]; then
-			printf 'file %s\n' "$(basename "$item")"
-			cat "$item"
-		else
-			printf 'text %s\n' "$item"
-		fi
-	done | sha256sum | cut -c1-16
-}
-
-stamp_ok() { [[ -f $build/.stamp-$1 && $(cat "$build/.stamp-$1") == "$2" ]]; }
-stamp_set() { printf '%s\n' "$2" > "$build/.stamp-$1"; }
 
 check_tools() {
 	local missing=() tool
@@ -324,6 +310,7 @@ main() {
 	[[ $kver == 6.1 ]] || perf_vars+=("${perf_vars_new[@]}")
 	mkdir -p "$build"
 	build=$(cd "$build" && pwd)
+	stamps=$build
 	# Kconfig strings and kbuild both break on blanks in paths.
 	[[ $build != *[[:space:]]* ]] || die "build dir must not contain blanks: $build"
 	src=$build/$src_pkg

@@ -584,6 +584,15 @@ static int check_cpu_hotplug(void)
 #define LOOP_OVERHEAD_MAX 2000000.0
 
 /*
+ * What the SBI PMU driver prints when it sees no Sscofpmf: it then refuses
+ * sampling and mode filters itself (PERF_PMU_CAP_NO_EXCLUDE).
+ */
+static int log_says_no_sscofpmf(const char *log)
+{
+	return strstr(log, "sampling/filtering is not supported") != NULL;
+}
+
+/*
  * The driver found the SBI PMU with Sscofpmf, and the counters the
  * firmware reports are those of QEMU's pmu-num: cycle, time, instret and
  * pmu-num programmable ones (time may be left out: it counts no event).
@@ -604,7 +613,7 @@ static int check_pmu_probe(void)
 	while (p && sscanf(p, "riscv-pmu-sbi: %d firmware and %d hardware counters",
 			   &fw, &hw) != 2)
 		p = strstr(p + 1, "riscv-pmu-sbi: ");
-	if (strstr(log, "sampling/filtering is not supported")) {
+	if (log_says_no_sscofpmf(log)) {
 		free(log);
 		return fail("Linux says \"Perf sampling/filtering is not "
 			    "supported\" (no Sscofpmf seen)");
@@ -671,7 +680,7 @@ static int check_cycles_instructions(void)
 static int kernel_refuses_mode_filters(void)
 {
 	char *log = dmesg();
-	int refuses = log && strstr(log, "sampling/filtering is not supported");
+	int refuses = log && log_says_no_sscofpmf(log);
 
 	free(log);
 	return refuses;

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The build caches of the test artefacts (sourced by tests/linux/build.sh,
+# tests/linux/build-rv32.sh and tests/kvm/build.sh): every step is keyed by
+# a hash of its inputs, and skipped when its stamp, $stamps/.stamp-<step>,
+# holds the same key.  The sourcing script sets $stamps to its build dir.
+
+# sha256 (shortened) of the given strings and files, in order.
+hash_inputs() {
+	local item
+	for item in "$@"; do
+		if [[ -f $item ]]; then
+			printf 'file %s\n' "$(basename "$item")"
+			cat "$item"
+		else
+			printf 'text %s\n' "$item"
+		fi
+	done | sha256sum | cut -c1-16
+}
+
+stamp_ok() { [[ -f ${stamps:?}/.stamp-$1 && $(cat "$stamps/.stamp-$1") == "$2" ]]; }
+stamp_set() { printf '%s\n' "$2" > "${stamps:?}/.stamp-$1"; }
