@@ -23,11 +23,36 @@ boot | linux | all) ;;
 esac
 fw="$out/platform/generic/firmware"
 tool="$out/host/tools/tally-trace"
+plugin="$out/host/tools/tally-trace-plugin.so"
 work="$out/trace"
 mkdir -p "$work"
 failures=0
 pass() { echo "PASS: trace: $*"; }
 fail() { echo "FAIL: trace: $*"; failures=$((failures + 1)); }
+
+# Recordings are kept in $work/cache/<name>-<key>, the key a hash of what
+# they record from (the images, QEMU's version, tally-trace and its plugin,
+# the command): a run with the same inputs checks them again (decodes,
+# compares, counts) without recording them again.  A check on a kept
+# recording says so ("kept").
+# cache_dir <name> <files...> -- <command...>: prints the recording's directory
+cache_dir() {
+	local name=$1 files=() key
+	shift
+	while [[ $1 != -- ]]; do
+		files+=("$1")
+		shift
+	done
+	shift
+	key=$( (sha256sum "${files[@]}" "$tool" "$plugin" | cut -d' ' -f1
+		qemu-system-riscv64 --version | head -n 1
+		echo "$*") | sha256sum | cut -c1-16)
+	[[ -d $work/cache/$name-$key ]] || rm -rf "$work/cache/$name"-????????????????
+	mkdir -p "$work/cache/$name-$key"
+	echo "$work/cache/$name-$key"
+}
+# kept <dir>: a note for a check on a kept recording
+kept() { [[ ! -f $1/kept ]] || echo "; recording kept from an earlier run with the same inputs"; }
 
 make -s -C "$root/tools" O="$out/host/tools" || { fail "tools build"; exit 1; }
 if [[ $part != linux ]]; then
@@ -40,12 +65,17 @@ if [[ $part != linux ]]; then
 	      -serial null -bios "$fw/fw_payload.bin" -icount shift=0,sleep=off)
 
 	# 1. record (BTM, Ownership messages on: privilege from QEMU's TB flags)
-	if timeout 300 "$tool" record --context -o "$work/boot.ntr" --addresses "$work/boot.addr" \
-		-- "${qemu[@]}" 2>"$work/record.log"; then
+	rec=$(cache_dir boot "$fw/fw_payload.bin" -- record --context "${qemu[@]}")
+	if [[ -f $rec/done ]] && touch "$rec/kept" ||
+	   { timeout 300 "$tool" record --context -o "$rec/boot.ntr" --addresses "$rec/boot.addr" \
+		-- "${qemu[@]}" 2>"$rec/record.log" && touch "$rec/done"; }; then
+		for f in boot.ntr boot.ntr.cfg boot.ntr.code boot.addr record.log; do
+			ln -sfn "$rec/$f" "$work/$f"
+		done
 		n=$(wc -l <"$work/boot.addr")
-		pass "record: Tally boot to the S-mode payload, $n instructions ($(tail -1 "$work/record.log" | sed 's/.*instructions, //'))"
+		pass "record: Tally boot to the S-mode payload, $n instructions ($(tail -1 "$work/record.log" | sed 's/.*instructions, //')$(kept "$rec"))"
 	else
-		fail "record: $(tail -3 "$work/record.log")"
+		fail "record: $(tail -3 "$rec/record.log")"
 		exit 1
 	fi
 
@@ -60,25 +90,34 @@ if [[ $part != linux ]]; then
 	# 2b. the TCG plugin trace source (record --plugin) sees the same run: same
 	#     executed sequence, same stream (the log source gives privilege, Ownership
 	#     off here as the plugin cannot read it)
-	if timeout 300 "$tool" record --plugin -o "$work/boot-plugin.ntr" --addresses "$work/boot-plugin.addr" \
-		-- "${qemu[@]}" 2>"$work/record-plugin.log" &&
-	   timeout 300 "$tool" record -q -o "$work/boot-log.ntr" -- "${qemu[@]}" 2>/dev/null &&
-	   cmp -s "$work/boot-plugin.addr" "$work/boot.addr" && cmp -s "$work/boot-plugin.ntr" "$work/boot-log.ntr"; then
-		pass "record --plugin: same executed sequence and stream as the log source ($(tail -1 "$work/record-plugin.log" | sed 's/.* \([0-9.]* s\)$/\1/') instead of $(tail -1 "$work/record.log" | sed 's/.* \([0-9.]* s\)$/\1/'))"
+	rec=$(cache_dir boot-plugin "$fw/fw_payload.bin" -- record --plugin, record -q "${qemu[@]}")
+	if { [[ -f $rec/done ]] && touch "$rec/kept" ||
+	     { timeout 300 "$tool" record --plugin -o "$rec/boot-plugin.ntr" --addresses "$rec/boot-plugin.addr" \
+		-- "${qemu[@]}" 2>"$rec/record-plugin.log" &&
+	       timeout 300 "$tool" record -q -o "$rec/boot-log.ntr" -- "${qemu[@]}" 2>/dev/null &&
+	       touch "$rec/done"; }; } &&
+	   cmp -s "$rec/boot-plugin.addr" "$work/boot.addr" && cmp -s "$rec/boot-plugin.ntr" "$rec/boot-log.ntr"; then
+		pass "record --plugin: same executed sequence and stream as the log source ($(tail -1 "$rec/record-plugin.log" | sed 's/.* \([0-9.]* s\)$/\1/') instead of $(tail -1 "$work/record.log" | sed 's/.* \([0-9.]* s\)$/\1/')$(kept "$rec"))"
 	else
-		fail "record --plugin differs from the log source (see $work/record-plugin.log)"
+		fail "record --plugin differs from the log source (see $rec/record-plugin.log)"
 	fi
-	rm -f "$work/boot-plugin.addr"
 
 	# 3. the count against a separate plain -icount run (QEMU's own log)
-	timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
-	# executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
-	# first of two runs in a row of one instruction (an MMIO access under -icount
-	# restarts its TB; docs/trace.md); none of these runs jumps to itself.
-	executed=$(awk '/^Trace/ { split($0, f, "/"); pc = f[2]; n++; if (pc == last) n--; last = pc; next }
-			/^Stopped execution/ { n--; last = "" } END { print n }' "$work/icount.log")
-	if [[ $executed -eq $n ]]; then
-		pass "instruction count $n agrees with a separate -icount run"
+	rec=$(cache_dir icount "$fw/fw_payload.bin" -- "${qemu[@]}" -singlestep -d nochain,exec)
+	if [[ -f $rec/done ]]; then
+		touch "$rec/kept"
+	else
+		timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
+		# executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
+		# first of two runs in a row of one instruction (an MMIO access under -icount
+		# restarts its TB; docs/trace.md); none of these runs jumps to itself.
+		awk '/^Trace/ { split($0, f, "/"); pc = f[2]; n++; if (pc == last) n--; last = pc; next }
+		     /^Stopped execution/ { n--; last = "" } END { print n }' "$work/icount.log" >"$rec/executed" &&
+		touch "$rec/done"
+	fi
+	executed=$(cat "$rec/executed" 2>/dev/null)
+	if [[ -n $executed && $executed -eq $n ]]; then
+		pass "instruction count $n agrees with a separate -icount run$(kept "$rec")"
 	else
 		fail "instruction count $n, separate -icount run executed $executed"
 	fi
@@ -133,18 +172,20 @@ if [[ $part != linux ]]; then
 	#    7.2 aborts ("Raised interrupt while not in I/O function") on its timer
 	#    tests there, so this run is checked against its own executed sequence.
 	sbi_elf="$out/tests/sbi/sbi-test.elf"
-	if make -s -C "$root/tests/sbi" O="$out/tests/sbi" >/dev/null &&
-	   timeout 600 "$tool" record --mode htm --implicit-return 3 --repeat-history --repeat-branch \
-		--context -o "$work/sbi.ntr" --addresses "$work/sbi.addr" -- \
+	sbi_opts=(--mode htm --implicit-return 3 --repeat-history --repeat-branch --context)
+	make -s -C "$root/tests/sbi" O="$out/tests/sbi" >/dev/null
+	rec=$(cache_dir sbi "$fw/fw_dynamic.bin" "$sbi_elf" -- "${sbi_opts[@]}" -append pmu)
+	if { [[ -f $rec/done ]] && touch "$rec/kept" ||
+	     { timeout 600 "$tool" record "${sbi_opts[@]}" -o "$rec/sbi.ntr" --addresses "$rec/sbi.addr" -- \
 		qemu-system-riscv64 -M virt -smp 1 -m 256M -nographic -no-reboot -monitor none \
-		-serial file:"$work/sbi.serial" -bios "$fw/fw_dynamic.bin" -kernel "$sbi_elf" \
-		-append pmu 2>"$work/sbi-record.log" &&
-	   "$tool" decode -q --cfg "$work/sbi.ntr.cfg" --elf "$fw/fw_dynamic.elf" --elf "$sbi_elf" \
-		--code "$work/sbi.ntr.code" -o "$work/sbi.dec" "$work/sbi.ntr" &&
-	   cmp -s "$work/sbi.dec" "$work/sbi.addr"; then
-		pass "SBI payload (HTM, all optimisations): decoded == executed ($(tail -1 "$work/sbi-record.log" | sed 's/tally-trace: //'))"
+		-serial file:"$rec/sbi.serial" -bios "$fw/fw_dynamic.bin" -kernel "$sbi_elf" \
+		-append pmu 2>"$rec/sbi-record.log" && touch "$rec/done"; }; } &&
+	   "$tool" decode -q --cfg "$rec/sbi.ntr.cfg" --elf "$fw/fw_dynamic.elf" --elf "$sbi_elf" \
+		--code "$rec/sbi.ntr.code" -o "$work/sbi.dec" "$rec/sbi.ntr" &&
+	   cmp -s "$work/sbi.dec" "$rec/sbi.addr"; then
+		pass "SBI payload (HTM, all optimisations): decoded == executed ($(tail -1 "$rec/sbi-record.log" | sed 's/tally-trace: //')$(kept "$rec"))"
 	else
-		fail "SBI payload trace round trip (see $work/sbi-record.log)"
+		fail "SBI payload trace round trip (see $rec/sbi-record.log)"
 	fi
 	rm -f "$work/sbi.dec"
 
@@ -178,36 +219,54 @@ if [[ $part != boot ]]; then
 			    -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon"
 			    -icount shift=0,sleep=off)
 		entry=$(readelf -h "$linux/initramfs/init" | awk '/Entry point/ { sub("0x", "", $4); print $4 }')
-		counted=$(timeout 600 "${qemu_linux[@]}" -plugin "$plugin,count=$entry" </dev/null 2>&1 >/dev/null |
-			  sed -n 's/^tally-trace-plugin: \([0-9]*\) instructions before.*/\1/p')
+		# An executed sequence is 1.3 GB of text: a recording keeps its
+		# length, SHA-256 and init entry line (addr-info), and the decoded
+		# stream is compared by its SHA-256.
+		rec=$(cache_dir linux-count "$fw/fw_dynamic.bin" "$linux/Image" "$linux/initramfs.cpio" \
+			"$linux/initramfs/init" -- "${qemu_linux[@]}" count)
+		if [[ -f $rec/done ]]; then
+			touch "$rec/kept"
+		else
+			timeout 600 "${qemu_linux[@]}" -plugin "$plugin,count=$entry" </dev/null 2>&1 >/dev/null |
+				sed -n 's/^tally-trace-plugin: \([0-9]*\) instructions before.*/\1/p' >"$rec/counted" &&
+				[[ -s $rec/counted ]] && touch "$rec/done"
+		fi
+		counted=$(cat "$rec/counted" 2>/dev/null)
 		echo "config bytes bits_per_instruction" >"$work/linux-bits.txt"
 		for c in "${linux_configs[@]}"; do
 			name=${c%%|*}
 			opts=${c#*|}
+			rec=$(cache_dir "linux-$name" "$fw/fw_dynamic.bin" "$linux/Image" "$linux/initramfs.cpio" \
+				"$linux/initramfs/init" -- $opts --max-instructions $linux_max "${qemu_linux[@]}")
+			info=()
 			# shellcheck disable=SC2086
-			if timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
-				-o "$work/linux-$name.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
-				</dev/null 2>"$work/linux-record.log" &&
-			   n=$(wc -l <"$work/linux.addr") &&
-			   timeout 900 "$tool" decode -q --cfg "$work/linux-$name.ntr.cfg" --syms "$linux/obj/vmlinux" \
-				--code "$work/linux-$name.ntr.code" -o - "$work/linux-$name.ntr" |
-			   cmp -s - "$work/linux.addr"; then
-				bytes=$(stat -c %s "$work/linux-$name.ntr")
+			if { [[ -f $rec/done ]] && touch "$rec/kept" ||
+			     { timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
+				-o "$rec/linux.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
+				</dev/null 2>"$rec/record.log" &&
+			       { wc -l <"$work/linux.addr"; sha256sum <"$work/linux.addr" | cut -d' ' -f1
+				 grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1; } >"$rec/addr-info" &&
+			       touch "$rec/done"; }; } &&
+			   mapfile -t info <"$rec/addr-info" &&
+			   [[ $(timeout 900 "$tool" decode -q --cfg "$rec/linux.ntr.cfg" --syms "$linux/obj/vmlinux" \
+				--code "$rec/linux.ntr.code" -o - "$rec/linux.ntr" | sha256sum | cut -d' ' -f1) == "${info[1]}" ]]; then
+				n=${info[0]}
+				bytes=$(stat -c %s "$rec/linux.ntr")
 				bits=$(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.4f", 8 * b / n }')
 				echo "$name $bytes $bits" >>"$work/linux-bits.txt"
-				pass "Linux boot $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction, recorded in $(tail -1 "$work/linux-record.log" | awk '{ print $(NF - 1) }') s)"
+				pass "Linux boot $name: decoded == executed ($n instructions, $bytes bytes, $bits bits/instruction, recorded in $(tail -1 "$rec/record.log" | awk '{ print $(NF - 1) }') s$(kept "$rec"))"
 			else
-				fail "Linux boot $name: decoded sequence differs (see $work/linux-record.log)"
+				fail "Linux boot $name: decoded sequence differs (see $rec/record.log)"
 			fi
+			rm -f "$work/linux.addr"
 			if [[ $name == btm ]]; then
-				before=$(grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1)
+				before=${info[2]-}
 				if [[ -n $counted && -n $before && $((before - 1)) -eq $counted ]]; then
 					pass "Linux boot: $counted instructions before init (0x$entry) agree with a separate -icount run"
 				else
 					fail "Linux boot: ${before:-no} init entry in the trace, separate -icount run counted ${counted:-nothing} before 0x$entry"
 				fi
 			fi
-			rm -f "$work/linux.addr"
 		done
 
 		# 4 harts: one encoder per hart, SRC = hart index (trTeSrcBits=2), all in
@@ -215,33 +274,45 @@ if [[ $part != boot ]]; then
 		# that hart executed.  Not under -icount: with 4 harts QEMU 7.2's -icount
 		# run stalled in init's checks, so this run is multi-threaded TCG, checked
 		# against its own observed sequences; the first 40 M instructions.
+		# addr-info: a line per hart that ran, "<hart> <instructions> <SHA-256>".
 		qemu_smp4=(qemu-system-riscv64 -M virt -smp 4 -m 512M -nographic -no-reboot -monitor none
 			   -serial file:"$work/linux4.serial" -bios "$fw/fw_dynamic.bin" -kernel "$linux/Image"
 			   -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon")
-		if timeout 900 "$tool" record --plugin --mode htm --implicit-return 3 --repeat-history \
-			--repeat-branch --ext-addr --src-bits 2 --max-instructions 40000000 \
-			-o "$work/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
-			</dev/null 2>"$work/linux4-record.log"; then
+		smp4_opts=(--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr
+			   --src-bits 2 --max-instructions 40000000)
+		rec=$(cache_dir linux4 "$fw/fw_dynamic.bin" "$linux/Image" "$linux/initramfs.cpio" \
+			-- "${smp4_opts[@]}" "${qemu_smp4[@]}")
+		if [[ -f $rec/done ]] && touch "$rec/kept" ||
+		   { timeout 900 "$tool" record --plugin "${smp4_opts[@]}" \
+			-o "$rec/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
+			</dev/null 2>"$rec/record.log" &&
+		     for h in 0 1 2 3; do
+			a="$work/linux4.addr"
+			[[ $h == 0 ]] || a="$a.$h"
+			[[ ! -f $a ]] || echo "$h $(wc -l <"$a") $(sha256sum <"$a" | cut -d' ' -f1)"
+		     done >"$rec/addr-info" && touch "$rec/done"; }; then
 			for h in 0 1 2 3; do
-				a="$work/linux4.addr" code="$work/linux4.ntr.code"
-				[[ $h == 0 ]] || a="$a.$h" code="$code.$h"
-				if [[ ! -f $a ]]; then
+				code="$rec/linux4.ntr.code"
+				[[ $h == 0 ]] || code="$code.$h"
+				n= sha=
+				read -r _ n sha < <(awk -v h=$h '$1 == h' "$rec/addr-info") || true
+				if [[ -z $sha ]]; then
 					# all four start in Tally's boot, but a loaded host may
 					# not schedule a vCPU thread before the 40 M
 					echo "SKIP: trace: Linux boot, 4 harts: hart $h ran no instruction in this window"
 					continue
 				fi
-				if [[ -f $code ]] &&
-				   timeout 900 "$tool" decode -q --cfg "$work/linux4.ntr.cfg" --src $h \
-					--syms "$linux/obj/vmlinux" --code "$code" -o - "$work/linux4.ntr" |
-				   cmp -s - "$a"; then
-					pass "Linux boot, 4 harts: hart $h (SRC=$h) decoded == executed ($(wc -l <"$a") instructions)"
+				if [[ -f $code &&
+				      $(timeout 900 "$tool" decode -q --cfg "$rec/linux4.ntr.cfg" --src $h \
+					--syms "$linux/obj/vmlinux" --code "$code" -o - "$rec/linux4.ntr" |
+					sha256sum | cut -d' ' -f1) == "$sha" ]]; then
+					pass "Linux boot, 4 harts: hart $h (SRC=$h) decoded == executed ($n instructions$(kept "$rec"))"
 				else
-					fail "Linux boot, 4 harts: hart $h decoded sequence differs (see $work/linux4-record.log)"
+					fail "Linux boot, 4 harts: hart $h decoded sequence differs (see $rec/record.log)"
 				fi
 			done
 		else
-			fail "Linux boot, 4 harts: record (see $work/linux4-record.log)"
+			fail "Linux boot, 4 harts: record (see $rec/record.log)"
 		fi
 		rm -f "$work"/linux4.addr*
 		echo "(Linux trace round trips: $((SECONDS - t_linux)) s)"
