@@ -23,6 +23,10 @@
 
 PLATFORM	?= generic
 O		?= build
+# One spelling of the output directory: the objects' flags name it
+# (-I$(O)/libfdt), so "make" (O=build) after tests/run-all.sh
+# (O=/abs/path/build) would rebuild everything, and the other way round.
+override O	:= $(abspath $(O))
 # The board's make fragment (image addresses, QEMU machine): platform/<board>/board.mk.
 # It sets what it needs with ?=, so the command line still wins.
 ifneq ($(PLATFORM),generic)
