@@ -313,7 +313,7 @@ job trace-boot trace 160 trace_boot build-fw
 job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
 
 # --- the scheduler ----------------------------------------------------------------
-declare -A want=() state=() rank=() started=() took=() cpu=() pid_of=() job_of=()
+declare -A want=() state=() rank=() started=() took=() cpu=() job_of=()
 need() {	# need <job>: it and the jobs it needs run
 	local d
 	[[ -z ${want[$1]-} ]] || return 0
@@ -369,7 +369,6 @@ start_job() {
 		times > "$logdir/job-$j.times"
 		exit $s
 	) > "$logdir/job-$j.log" 2>&1 < /dev/null &
-	pid_of[$j]=$!
 	job_of[$!]=$j
 	running=$((running + 1))
 }
@@ -406,15 +405,14 @@ while :; do
 		for d in ${job_deps[$j]}; do
 			case ${state[$d]} in
 			passed) ;;
-			failed | blocked) blocked=$d ;;
+			failed) blocked=$d ;;
 			*) ready=0 ;;
 			esac
 		done
 		if [[ -n $blocked ]]; then
 			echo "FAIL: job $j not run: the job it needs, $blocked, failed" > "$logdir/job-$j.log"
-			state[$j]=blocked
-			end_job "$j" 1
-			state[$j]=blocked
+			rm -f "$logdir/job-$j.times"	# an earlier run's
+			end_job "$j" 1	# failed, so the jobs that need it are not run either
 			continue 2	# its dependents may be blocked now too
 		fi
 		((ready)) && start_job "$j"

@@ -101,14 +101,14 @@ patch_source() {
 	stamp_set patches "$key"
 }
 
-# Undo the patches of an interrupted --fixed build in this (stock) tree;
-# the kernel is then linked again from the stock sources.
+# revert_fixed <stock build dir>: undo the patches a --fixed build applied
+# to that build's tree (build_fixed; fixed-applied.patch says which).
 revert_fixed() {
-	[[ -f $build/fixed-applied.patch ]] || return 0
-	log "reverting contrib/linux/$kver, left applied by an interrupted --fixed build"
-	patch -d "$src" -p1 -R -s -f < "$build/fixed-applied.patch" ||
-		die "cannot revert $build/fixed-applied.patch; delete $src to extract it again"
-	rm -f "$build/fixed-applied.patch" "$build/.stamp-kernel"
+	local applied=$1/fixed-applied.patch
+	[[ -f $applied ]] || return 0
+	patch -d "$1/$src_pkg" -p1 -R -s -f < "$applied" ||
+		die "cannot revert $applied; delete $1/$src_pkg to extract it again"
+	rm -f "$applied"
 }
 
 # Linux's perf from the same tree, static and stripped (about 2.7 MB).
@@ -274,13 +274,12 @@ build_fixed() {
 	if ! make -C "$base/$src_pkg" O="$base/obj" "${kmake_vars[@]}" -j"$(nproc)" Image \
 		> "$klog" 2>&1; then
 		tail -n 40 "$klog"
-		build=$base src=$base/$src_pkg revert_fixed
+		revert_fixed "$base"
+		rm -f "$base/.stamp-kernel"	# its objects may be the patched ones: link again
 		die "fixed kernel build failed (full log: $klog)"
 	fi
 	cp "$base/obj/arch/riscv/boot/Image" "$build/Image"
-	patch -d "$base/$src_pkg" -p1 -R -s -f < "$base/fixed-applied.patch" ||
-		die "cannot revert $base/fixed-applied.patch; delete $base/$src_pkg to extract it again"
-	rm -f "$base/fixed-applied.patch"
+	revert_fixed "$base"
 	make -C "$base/$src_pkg" O="$base/obj" "${kmake_vars[@]}" -j"$(nproc)" Image \
 		>> "$klog" 2>&1 || die "stock kernel relink failed (full log: $klog)"
 	stamp_set kernel "$key"
@@ -332,7 +331,11 @@ main() {
 	fi
 	local start=$SECONDS
 	prepare_source
-	revert_fixed
+	if [[ -f $build/fixed-applied.patch ]]; then
+		log "reverting contrib/linux/$kver, left applied by an interrupted --fixed build"
+		revert_fixed "$build"
+		rm -f "$build/.stamp-kernel"	# link the kernel again from the stock sources
+	fi
 	patch_source
 	build_perf
 	build_initramfs
