@@ -4,8 +4,9 @@
  * them (Linux's bindings riscv,imsics.yaml and riscv,aplic.yaml):
  * lib/fdt/fdt_aia.c fills these from the tree, lib/utils/imsic.c and
  * lib/utils/aplic.c program the hardware from them, and the generic
- * platform (platform/generic/fdt_platform.c) connects the two.  Plain data: the
- * parser is also built into host tests and the fuzz targets.
+ * platform connects the two (platform/generic/fdt_platform.c: the APLIC
+ * domains; fdt_driver.c: the IMSIC's M-files as IPI device).  Plain data:
+ * the parser is also built into host tests and the fuzz targets.
  */
 #ifndef TALLY_AIA_H
 #define TALLY_AIA_H

@@ -21,6 +21,18 @@ struct fdt_driver {
  * it, else the first node (in table order) one of them knows.
  */
 void fdt_driver_console_setup(const void *fdt);
+/*
+ * IPIs: the first driver of the table whose device is found (ACLINT MSWI,
+ * then CLINT) carries them and wakes the harts at the end of cold boot.
+ * Then the M-level IMSIC that fdt_aia_parse() found (imsic_m, present or
+ * not) takes the IPIs over when every hart has an M-file; else a warning
+ * names the device that keeps them.  Call it once platform.harts is
+ * filled: the IMSIC's rule reads it.
+ */
+struct imsic_desc;
+void fdt_driver_ipi_setup(const void *fdt, const struct imsic_desc *imsic_m);
+/* Machine timer: the first driver whose device is found (ACLINT MTIMER, then CLINT). */
+void fdt_driver_timer_setup(const void *fdt);
 /* System reset: the first driver of the table whose device is found. */
 void fdt_driver_reset_setup(const void *fdt);
 

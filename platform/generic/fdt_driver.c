@@ -2,16 +2,21 @@
 /*
  * The driver tables of the generic platform (include/tally/fdt_driver.h):
  * every device class the devicetree picks a driver for by compatible
- * string.  The probes read the node and hand the device to its driver
- * (lib/utils) and to the console or struct platform; the drivers
- * themselves know nothing of the devicetree.
+ * string (console, IPI, timer, reset).  The probes read the node and hand
+ * the device to its driver (lib/utils) and to the console or struct
+ * platform; the drivers themselves know nothing of the devicetree.  The
+ * IMSIC's M-files, which no compatible string tells apart, come from the
+ * AIA parse instead (imsic_ipi_probe).
  */
 #include <libfdt.h>
+#include <tally/aia.h>
 #include <tally/console.h>
 #include <tally/drivers.h>
 #include <tally/fdt_driver.h>
 #include <tally/fdt_helpers.h>
+#include <tally/hartmask.h>
 #include <tally/platform.h>
+#include <tally/riscv.h>
 
 #define GPIO_ACTIVE_LOW		1	/* flag cell of a "gpios" specifier */
 #define GPIO_SPEC_CELLS		3	/* <&controller pin flags> */
@@ -45,6 +50,30 @@ static bool probe_first(const void *fdt, const struct fdt_driver *const *table)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * M-mode's devices (platform_add_mmode_dev, closed by PMP), each region
+ * added once: the CLINT serves two classes (IPI and timer), HTIF two
+ * (console and reset), and the second finds it added already.  The same
+ * base with another size is another region (an ACLINT MSWI at a CLINT's
+ * base, in a tree that has both).
+ */
+static bool mmode_dev_known(unsigned long base, unsigned long size)
+{
+	for (unsigned int i = 0; i < platform.nr_mmode_devs; i++)
+		if (platform.mmode_dev[i].base == base && platform.mmode_dev[i].size == size)
+			return true;
+	return false;
+}
+
+/* reg[index] of the node, when it has a size and is not M-mode's already. */
+static void mmode_reg(const void *fdt, int node, int index)
+{
+	unsigned long base, size;
+
+	if (!fdt_reg(fdt, node, index, &base, &size) && size && !mmode_dev_known(base, size))
+		platform_add_mmode_dev(base, size);
 }
 
 /* --- console --- */
@@ -96,21 +125,13 @@ static const struct console_device htif_console = {
  * uses the SBI console: PMP closes the device.  The console and the
  * reset share it: it is set up (and closed) once.
  */
-static bool mmode_dev_known(unsigned long base)
-{
-	for (unsigned int i = 0; i < platform.nr_mmode_devs; i++)
-		if (platform.mmode_dev[i].base == base)
-			return true;
-	return false;
-}
-
 static int htif_setup(const void *fdt, int node)
 {
 	unsigned long base, size;
 
 	if (fdt_reg(fdt, node, 0, &base, &size))
 		return -1;
-	if (mmode_dev_known(base))
+	if (mmode_dev_known(base, size))
 		return 0;		/* set up already, by the other class */
 	htif_init(base + HTIF_TOHOST_OFFSET, base);
 	platform_add_mmode_dev(base, size);
@@ -157,6 +178,182 @@ void fdt_driver_console_setup(const void *fdt)
 	if (drv && !drv->probe(fdt, node, drv))
 		return;
 	probe_first(fdt, console_drivers);	/* none: the firmware runs silent */
+}
+
+/* --- IPI and timer: the per-hart registers of the MSWI and the MTIMER --- */
+
+/*
+ * interrupts-extended = <&cpuN_intc irq>, ...: for every entry whose irq
+ * matches, call add(hart index, base + stride * (its position among them));
+ * a hart without an index is skipped (its position still counts).
+ */
+static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
+				  unsigned long base, unsigned long stride,
+				  void (*add)(unsigned long, unsigned long))
+{
+	int len, n = 0;
+	const fdt32_t *ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+
+	/* cells of <&phandle irq> pairs */
+	for (int i = 0; ie && i + 1 < len / (int)sizeof(*ie); i += 2) {
+		if (fdt32_to_cpu(ie[i + 1]) != irq)
+			continue;
+		long hartid = fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
+		unsigned long index = hartid >= 0 ? hart_map_index(&hart_map, (unsigned long)hartid)
+						  : HART_INDEX_NONE;
+		if (index != HART_INDEX_NONE)
+			add(index, base + stride * n);
+		n++;
+	}
+}
+
+/* --- IPI --- */
+
+/*
+ * ACLINT MSWI, and the CLINT's software interrupts (its msip words are
+ * the MSWI's, at the start of its one region): the IPIs, and the wake-up
+ * of the harts that wait in _start for the end of cold boot.
+ */
+static int mswi_probe(const void *fdt, int node, const struct fdt_driver *drv)
+{
+	unsigned long base;
+
+	if (fdt_reg(fdt, node, 0, &base, NULL))
+		return -1;
+	mmode_reg(fdt, node, 0);
+	for_each_hart_context(fdt, node, IRQ_M_SOFT, base, MSWI_MSIP_STRIDE, mswi_add_hart);
+	platform.ops.ipi_send = platform.ops.boot_wake = mswi_send;
+	platform.ops.ipi_clear = platform.ops.boot_wake_clear = mswi_clear;
+	platform.ipi_mip = MIP_MSIP;
+	platform.ipi_name = drv->name;
+	return 0;
+}
+
+/* The compatible lists are fdt_has_mswi()'s: _start's boot wait reads them too. */
+static const struct fdt_driver ipi_aclint_mswi = {
+	.name = "aclint-mswi",
+	.compatible = fdt_mswi_compat,
+	.probe = mswi_probe,
+};
+static const struct fdt_driver ipi_clint = {
+	.name = "clint",
+	.compatible = fdt_clint_compat,
+	.probe = mswi_probe,
+};
+
+/* First found wins: a tree with both an ACLINT MSWI and a CLINT gets the MSWI. */
+static const struct fdt_driver *const ipi_drivers[] = {
+	&ipi_aclint_mswi,
+	&ipi_clint,
+	NULL,
+};
+
+static bool imsic_serves_every_hart(const struct imsic_desc *m)
+{
+	unsigned long h;
+
+	for_each_hart_in(h, &platform.harts)
+		if (!m->file[h])
+			return false;
+	return true;
+}
+
+/*
+ * The IMSIC's M-files take the IPIs over (MEIP, IMSIC_IPI_ID) when every
+ * hart has one; else the MSWI keeps them.  No compatible string tells an
+ * M-level IMSIC node from an S-level one, nor which file is whose: the
+ * AIA parse (lib/fdt/fdt_aia.c) reads that from interrupts-extended for
+ * the APLIC anyway, so this probe takes its result instead of a node.
+ * The MSWI stays the boot wake-up: an M-file delivers nothing before its
+ * hart has set it up (imsic_hart_init).
+ */
+static void imsic_ipi_probe(const struct imsic_desc *m)
+{
+	unsigned long h;
+
+	if (!imsic_serves_every_hart(m)) {
+		printf("Tally: WARNING: IMSIC M-files do not cover every hart: IPIs through %s\n",
+		       platform.ipi_name ? platform.ipi_name : "nothing");
+		return;
+	}
+	for_each_hart_in(h, &platform.harts)
+		imsic_add_hart(h, m->file[h]);
+	imsic_set_num_ids(m->num_ids);
+	platform.ops.ipi_send = imsic_ipi_send;
+	platform.ops.ipi_clear = imsic_ipi_clear;
+	platform.ops.irq_hart_init = imsic_hart_init;
+	platform.ipi_mip = MIP_MEIP;
+	platform.ipi_name = "imsic";
+}
+
+void fdt_driver_ipi_setup(const void *fdt, const struct imsic_desc *imsic_m)
+{
+	probe_first(fdt, ipi_drivers);
+	if (imsic_m->present)
+		imsic_ipi_probe(imsic_m);
+}
+
+/* --- machine timer --- */
+
+static void mtimer_register(const struct fdt_driver *drv)
+{
+	platform.ops.timer_value = mtimer_value;
+	platform.ops.timer_set = mtimer_set;
+	platform.timer_name = drv->name;
+}
+
+/* ACLINT MTIMER: reg[0] is mtime, reg[1] the mtimecmp array (QEMU's layout). */
+static int aclint_mtimer_probe(const void *fdt, int node, const struct fdt_driver *drv)
+{
+	unsigned long mtime, mtimecmp;
+
+	if (fdt_reg(fdt, node, 0, &mtime, NULL) || fdt_reg(fdt, node, 1, &mtimecmp, NULL))
+		return -1;
+	mmode_reg(fdt, node, 0);
+	mmode_reg(fdt, node, 1);
+	mtimer_set_mtime(mtime);
+	for_each_hart_context(fdt, node, IRQ_M_TIMER, mtimecmp, MTIMER_MTIMECMP_STRIDE,
+			      mtimer_add_hart);
+	mtimer_register(drv);
+	return 0;
+}
+
+/* The CLINT's timer: mtimecmp array and mtime at fixed offsets in its one region. */
+static int clint_mtimer_probe(const void *fdt, int node, const struct fdt_driver *drv)
+{
+	unsigned long base;
+
+	if (fdt_reg(fdt, node, 0, &base, NULL))
+		return -1;
+	mmode_reg(fdt, node, 0);	/* a no-op when the CLINT carries the IPIs too */
+	mtimer_set_mtime(base + CLINT_MTIME_OFFSET);
+	for_each_hart_context(fdt, node, IRQ_M_TIMER, base + CLINT_MTIMECMP_OFFSET,
+			      MTIMER_MTIMECMP_STRIDE, mtimer_add_hart);
+	mtimer_register(drv);
+	return 0;
+}
+
+static const struct fdt_driver timer_aclint_mtimer = {
+	.name = "aclint-mtimer",
+	.compatible = (const char *const[]){ "riscv,aclint-mtimer", NULL },
+	.probe = aclint_mtimer_probe,
+};
+static const struct fdt_driver timer_clint = {
+	.name = "clint",
+	.compatible = fdt_clint_compat,
+	.probe = clint_mtimer_probe,
+};
+
+/* First found wins: a tree with both an ACLINT MTIMER and a CLINT gets the MTIMER. */
+static const struct fdt_driver *const timer_drivers[] = {
+	&timer_aclint_mtimer,
+	&timer_clint,
+	NULL,
+};
+
+void fdt_driver_timer_setup(const void *fdt)
+{
+	probe_first(fdt, timer_drivers);
 }
 
 /* --- system reset --- */

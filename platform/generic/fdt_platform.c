@@ -16,11 +16,8 @@
 #include <tally/fdt_validate.h>
 #include <tally/hartmask.h>
 #include <tally/platform.h>
-#include <tally/riscv.h>
 
 static char model[80];	/* copied: the devicetree moves when it is fixed up */
-
-static const char *const mtimer_compat[] = { "riscv,aclint-mtimer", NULL };
 
 /*
  * platform.harts holds hart indices: those of hart_map, which _start
@@ -65,87 +62,11 @@ static void memory_setup(const void *fdt)
 }
 
 /*
- * interrupts-extended = <&cpuN_intc irq>, ...: for every entry whose irq
- * matches, call add(hart index, base + stride * (its position among them));
- * a hart without an index is skipped (its position still counts).
- */
-static void for_each_hart_context(const void *fdt, int node, uint32_t irq,
-				  unsigned long base, unsigned long stride,
-				  void (*add)(unsigned long, unsigned long))
-{
-	int len, n = 0;
-	const fdt32_t *ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
-
-	/* cells of <&phandle irq> pairs */
-	for (int i = 0; ie && i + 1 < len / (int)sizeof(*ie); i += 2) {
-		if (fdt32_to_cpu(ie[i + 1]) != irq)
-			continue;
-		long hartid = fdt_hartid_of_intc(fdt, fdt32_to_cpu(ie[i]));
-		unsigned long index = hartid >= 0 ? hart_map_index(&hart_map, (unsigned long)hartid)
-						  : HART_INDEX_NONE;
-		if (index != HART_INDEX_NONE)
-			add(index, base + stride * n);
-		n++;
-	}
-}
-
-static void mmode_device(const void *fdt, int node, int index)
-{
-	unsigned long base, size;
-
-	if (!fdt_reg(fdt, node, index, &base, &size) && size)
-		platform_add_mmode_dev(base, size);
-}
-
-static void ipi_timer_setup(const void *fdt)
-{
-	int node = fdt_find_compatible(fdt, fdt_clint_compat);
-	unsigned long base, base2;
-
-	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
-		mmode_device(fdt, node, 0);
-		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, MSWI_MSIP_STRIDE,
-				      mswi_add_hart);
-		for_each_hart_context(fdt, node, IRQ_M_TIMER, base + CLINT_MTIMECMP_OFFSET,
-				      MTIMER_MTIMECMP_STRIDE, mtimer_add_hart);
-		mtimer_set_mtime(base + CLINT_MTIME_OFFSET);
-		platform.ipi_name = platform.timer_name = "clint";
-	}
-	node = fdt_find_compatible(fdt, fdt_mswi_compat);
-	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL)) {
-		mmode_device(fdt, node, 0);
-		for_each_hart_context(fdt, node, IRQ_M_SOFT, base, MSWI_MSIP_STRIDE,
-				      mswi_add_hart);
-		platform.ipi_name = "aclint-mswi";
-	}
-	node = fdt_find_compatible(fdt, mtimer_compat);
-	if (node >= 0 && !fdt_reg(fdt, node, 0, &base, NULL) &&
-	    !fdt_reg(fdt, node, 1, &base2, NULL)) {
-		/* reg[0] is mtime, reg[1] the mtimecmp array (QEMU's layout) */
-		mmode_device(fdt, node, 0);
-		mmode_device(fdt, node, 1);
-		mtimer_set_mtime(base);
-		for_each_hart_context(fdt, node, IRQ_M_TIMER, base2, MTIMER_MTIMECMP_STRIDE,
-				      mtimer_add_hart);
-		platform.timer_name = "aclint-mtimer";
-	}
-	if (platform.ipi_name) {
-		platform.ops.ipi_send = platform.ops.boot_wake = mswi_send;
-		platform.ops.ipi_clear = platform.ops.boot_wake_clear = mswi_clear;
-		platform.ipi_mip = MIP_MSIP;
-	}
-	if (platform.timer_name) {
-		platform.ops.timer_value = mtimer_value;
-		platform.ops.timer_set = mtimer_set;
-	}
-}
-
-/*
  * AIA (include/tally/aia.h): every M-level APLIC domain hands its sources
  * to S-mode's domain as the devicetree delegates them; the IMSIC's M-files
- * carry the firmware's IPIs when every hart has one (else the MSWI stays
- * the IPI device).  Both are M-mode's: PMP closes them, and the next
- * stage's tree gets them disabled (fdt_aia_fixup).
+ * carry the firmware's IPIs when every hart has one (fdt_driver_ipi_setup,
+ * which reads them from the parse).  Both are M-mode's, IPIs or not: PMP
+ * closes them, and the next stage's tree gets them disabled (fdt_aia_fixup).
  */
 static struct aia_desc aia;	/* filled at cold boot; its S-level domains stay the trap pages' ctx */
 static char irqchip[120];
@@ -154,37 +75,6 @@ static void aia_warn(void *ctx, const char *msg)
 {
 	(void)ctx;
 	printf("Tally: WARNING: %s\n", msg);
-}
-
-static bool imsic_serves_every_hart(const struct imsic_desc *m)
-{
-	unsigned long h;
-
-	for_each_hart_in(h, &platform.harts)
-		if (!m->file[h])
-			return false;
-	return true;
-}
-
-static void imsic_setup(const struct imsic_desc *m)
-{
-	unsigned long h;
-
-	for (unsigned int i = 0; i < m->nr_regs; i++)
-		platform_add_mmode_dev(m->regs[i].base, m->regs[i].size);
-	if (!imsic_serves_every_hart(m)) {
-		printf("Tally: WARNING: IMSIC M-files do not cover every hart: IPIs through %s\n",
-		       platform.ipi_name ? platform.ipi_name : "nothing");
-		return;
-	}
-	for_each_hart_in(h, &platform.harts)
-		imsic_add_hart(h, m->file[h]);
-	imsic_set_num_ids(m->num_ids);
-	platform.ops.ipi_send = imsic_ipi_send;
-	platform.ops.ipi_clear = imsic_ipi_clear;
-	platform.ops.irq_hart_init = imsic_hart_init;
-	platform.ipi_mip = MIP_MEIP;
-	platform.ipi_name = "imsic";
 }
 
 static unsigned int sources_delegated(const struct aplic_desc *d)
@@ -196,12 +86,12 @@ static unsigned int sources_delegated(const struct aplic_desc *d)
 	return n;
 }
 
-static void aia_setup(const void *fdt)
+/* After fdt_aia_parse and the IPI set-up, which decides the IMSIC's "(IPIs)". */
+static void aia_setup(void)
 {
 	const struct imsic_desc *m = &aia.imsic_m;
 	int len = 0;
 
-	fdt_aia_parse(fdt, &hart_map, &aia, aia_warn, NULL);
 	for (unsigned int i = 0; i < aia.nr_aplics; i++) {
 		const struct aplic_desc *d = &aia.aplic[i];
 
@@ -214,7 +104,8 @@ static void aia_setup(const void *fdt)
 					sources_delegated(d), d->num_sources);
 	}
 	if (m->present) {
-		imsic_setup(m);
+		for (unsigned int i = 0; i < m->nr_regs; i++)
+			platform_add_mmode_dev(m->regs[i].base, m->regs[i].size);
 		if (len < (int)sizeof(irqchip))
 			snprintf(irqchip + len, sizeof(irqchip) - len, "%sIMSIC M-files 0x%lx%s",
 				 len ? ", " : "", m->regs[0].base,
@@ -293,8 +184,11 @@ int platform_init(void *fdt)
 	platform.name = model;
 	harts_setup(fdt);
 	memory_setup(fdt);
-	ipi_timer_setup(fdt);
-	aia_setup(fdt);
+	/* the AIA first: its IMSIC M-files may carry the IPIs */
+	fdt_aia_parse(fdt, &hart_map, &aia, aia_warn, NULL);
+	fdt_driver_ipi_setup(fdt, &aia.imsic_m);
+	fdt_driver_timer_setup(fdt);
+	aia_setup();
 	aplic_quirk_setup();
 	fdt_driver_reset_setup(fdt);
 	if (board->early_init && board->early_init(fdt)) {

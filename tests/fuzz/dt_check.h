@@ -118,10 +118,10 @@ static void dt_aia_fixup_check(const void *fdt)
 
 /*
  * The read-only lookups the generic platform makes at boot, also on a tree
- * that fails validation (platform/generic/fdt_platform.c): console, harts,
- * memory, CLINT/ACLINT, reset, on a walkable tree (fdt_walkable()), also
- * one that fails validation.  They must stay inside the blob and end (a
- * lookup that loops is a libFuzzer timeout).
+ * that fails validation (platform/generic/fdt_platform.c and fdt_driver.c):
+ * console, harts, memory, CLINT/ACLINT, reset, on a walkable tree
+ * (fdt_walkable()), also one that fails validation.  They must stay inside
+ * the blob and end (a lookup that loops is a libFuzzer timeout).
  */
 static void dt_platform_lookups(const void *fdt)
 {
