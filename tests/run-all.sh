@@ -373,6 +373,26 @@ start_job() {
 	running=$((running + 1))
 }
 
+# An interrupted run (Ctrl-C, kill) stops its running jobs and everything
+# they started: they would otherwise run on, orphaned, QEMUs included.
+kill_tree() {	# kill_tree <pid>: it and its descendants (from /proc, no procps)
+	local child
+	for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		kill_tree "$child"
+	done
+	kill "$1" 2>/dev/null
+}
+stop_jobs() {
+	local pid
+	trap - INT TERM
+	for pid in "${!job_of[@]}"; do
+		[[ ${state[${job_of[$pid]}]} != running ]] || kill_tree "$pid"
+	done
+	echo "=== interrupted: the running jobs were stopped"
+	exit 130
+}
+trap stop_jobs INT TERM
+
 # cpu_of <times file>: the seconds of CPU its job's processes used
 cpu_of() {
 	[[ -f $1 ]] || { echo 0; return; }
