@@ -130,10 +130,12 @@ have-cc:
 		{ echo "$(CC) not found: run 'make deps' (or scripts/tally)" >&2; exit 1; }
 
 # --- libfdt, extracted from Debian's linux-source-6.1 at build time ---------
+# xz -T0: the archive is compressed in blocks, so xz decompresses it on every
+# core (6 s instead of 14 on two); tar reads the whole archive either way.
 $(LIBFDT_CACHE)/.extracted: $(LINUX_SOURCE)
 	@echo "  EXTRACT libfdt from $(LINUX_SOURCE)"
 	@mkdir -p $(@D)
-	@tar -xJf $(LINUX_SOURCE) -C $(@D) --strip-components=4 \
+	@tar -I 'xz -T0' -xf $(LINUX_SOURCE) -C $(@D) --strip-components=4 \
 		$(addprefix linux-source-6.1/scripts/dtc/libfdt/,$(LIBFDT_FILES))
 	@touch $@
 
@@ -208,7 +210,8 @@ run-sbi: all
 		-bios $(FW_DIR)/fw_dynamic.bin -kernel $(O)/tests/sbi/sbi-test.elf \
 		$(if $(QEMU_APPEND),-append "$(QEMU_APPEND)")
 
-check: all
+# The runner's first job builds the images (build-fw), beside the kernels.
+check:
 	@tests/run-all.sh $(O)
 
 check-unit:
@@ -218,16 +221,16 @@ check-unit:
 check-quick:
 	@tests/run-all.sh $(O) quick
 
-check-sbi: all
+check-sbi:
 	@tests/run-all.sh $(O) sbi
 
-check-trace: all
+check-trace:
 	@tests/run-all.sh $(O) trace
 
-check-linux: all
+check-linux:
 	@tests/run-all.sh $(O) linux
 
-check-kvm: all
+check-kvm:
 	@tests/run-all.sh $(O) kvm
 
 bench: all

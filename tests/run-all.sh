@@ -98,26 +98,25 @@ build_fw_variants() {
 	return $status
 }
 
-# build_linux <kver> <dir> <payload dir>: a test kernel (tests/linux/build.sh,
-# cached in <dir>) and the fw_payload that carries it.
+# build_linux <kver> <dir>: a test kernel, its perf and initramfs
+# (tests/linux/build.sh, cached in <dir>).  It needs nothing of the
+# firmware's build, so the kernels start first, beside it; the fw_payload
+# that carries a kernel is built by the job that boots it (linux_boot).
 build_linux() {
-	local kver=$1 dir=$2 payload=$3
-	if "$root/tests/linux/build.sh" --kver "$kver" "$dir" &&
-		tally_make O="$payload" FW_PAYLOAD_PATH="$dir/Image" \
-			"$payload/platform/generic/firmware/fw_payload.bin"; then
-		echo "PASS: build: linux-$kver: kernel, perf, initramfs and fw_payload"
+	if "$root/tests/linux/build.sh" --kver "$1" "$2"; then
+		echo "PASS: build: linux-$1: kernel, perf and initramfs"
 	else
-		echo "FAIL: build: linux-$kver: kernel, perf, initramfs and fw_payload"
+		echo "FAIL: build: linux-$1: kernel, perf and initramfs"
 		return 1
 	fi
 }
 
-build_linux_61() { build_linux 6.1 "$out/linux" "$out/linux-payload"; }
+build_linux_61() { build_linux 6.1 "$out/linux"; }
 
 # 6.12, then the same tree with the fixes of contrib/linux/6.12 (build.sh
 # --fixed, built incrementally in the 6.12 tree) for Tally's strict build
 build_linux_612() {
-	build_linux 6.12 "$out/linux-6.12" "$out/linux-payload-6.12" || return 1
+	build_linux 6.12 "$out/linux-6.12" || return 1
 	if "$root/tests/linux/build.sh" --kver 6.12 --fixed "$out/linux-6.12-fixed"; then
 		echo "PASS: build: linux-6.12-fixed: the 6.12 kernel with contrib/linux/6.12"
 	else
@@ -127,15 +126,12 @@ build_linux_612() {
 }
 
 # RV32: Linux 6.1 for rv32 (tests/linux/build-rv32.sh, the 6.1 source tree
-# of build/linux) in a fw_payload of the XLEN=32 build
+# of build/linux); its fw_payload is linux_rv32's
 build_linux_rv32() {
-	local dir=$out/linux-rv32 payload=$out/linux-payload-rv32
-	if "$root/tests/linux/build-rv32.sh" "$dir" &&
-		tally_make O="$payload" XLEN=32 FW_PAYLOAD_PATH="$dir/Image" \
-			"$payload/platform/generic-rv32/firmware/fw_payload.bin"; then
-		echo "PASS: build: linux-rv32: kernel, init and fw_payload"
+	if "$root/tests/linux/build-rv32.sh" "$out/linux-rv32"; then
+		echo "PASS: build: linux-rv32: kernel and init"
 	else
-		echo "FAIL: build: linux-rv32: kernel, init and fw_payload"
+		echo "FAIL: build: linux-rv32: kernel and init"
 		return 1
 	fi
 }
@@ -195,14 +191,16 @@ sbi_rv32() {
 }
 
 # Linux perf on the kernels as Debian ships them: fw_dynamic, fw_jump and
-# the kernel's own fw_payload (tests/linux/boot-test.sh)
+# the kernel's own fw_payload (tests/linux/boot-test.sh), built here: its
+# output directory is this job's alone
 linux_boot() {	# <kver> <dir> <payload dir>
+	built "linux-$1: fw_payload with the kernel" tally_make O="$3" FW_PAYLOAD_PATH="$2/Image" \
+		"$3/platform/generic/firmware/fw_payload.bin" || return 1
 	"$root/tests/linux/boot-test.sh" "$2" "$fw/fw_dynamic.bin" "$fw/fw_jump.bin" \
 		"$3/platform/generic/firmware/fw_payload.bin"
 }
 linux_61() { linux_boot 6.1 "$out/linux" "$out/linux-payload"; }
 linux_612() { linux_boot 6.12 "$out/linux-6.12" "$out/linux-payload-6.12"; }
-
 # Tally's strict build (LINUX_COMPAT=0, no Linux bug absorbed) against the
 # 6.12 with the fixes of contrib/linux/6.12: fw_dynamic only
 linux_612_fixed() {
@@ -248,6 +246,9 @@ hotplug_612() {
 # RV32: the 32-bit 6.1 kernel on Tally built with XLEN=32
 linux_rv32() {
 	local payload=$out/linux-payload-rv32
+	built "linux-rv32: fw_payload (XLEN=32) with the kernel" \
+		tally_make O="$payload" XLEN=32 FW_PAYLOAD_PATH="$out/linux-rv32/Image" \
+		"$payload/platform/generic-rv32/firmware/fw_payload.bin" || return 1
 	"$root/tests/linux/boot-test-rv32.sh" "$out/linux-rv32" \
 		"$out/platform/generic-rv32/firmware/fw_dynamic.bin" \
 		"$out/platform/generic-rv32/firmware/fw_jump.bin" \
@@ -283,11 +284,10 @@ job() {
 }
 job build-fw build 20 build_fw
 job build-fw-variants build 60 build_fw_variants build-fw
-[[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 540 build_linux_61 build-fw
-[[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 550 build_linux_612 build-fw
+[[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 540 build_linux_61
+[[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 550 build_linux_612
 # (it reads the 6.1 source tree of build/linux, extracted by build-linux-6.1)
-job build-linux-rv32 build 270 build_linux_rv32 build-fw-variants \
-	${job_suite[build-linux-6.1]:+build-linux-6.1}
+job build-linux-rv32 build 270 build_linux_rv32 ${job_suite[build-linux-6.1]:+build-linux-6.1}
 job build-kvm build 30 build_kvm build-linux-6.12
 job unit-host unit 45 host_checks build-fw
 job unit-fuzz unit 50 unit_fuzz build-fw
@@ -296,18 +296,18 @@ job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 85 sbi_rv64 build-fw-variants
 job sbi-rv32 sbi 20 sbi_rv32 build-fw-variants
 if [[ $kvers == *" 6.1 "* ]]; then
-	job linux-6.1 linux 65 linux_61 build-linux-6.1
-	job linux-boards linux 10 linux_boards build-linux-6.1
-	job hotplug-6.1 linux 60 hotplug_61 build-linux-6.1
-	job trace-linux trace 90 trace_linux build-linux-6.1
+	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
+	job linux-boards linux 10 linux_boards build-linux-6.1 build-fw
+	job hotplug-6.1 linux 60 hotplug_61 build-linux-6.1 build-fw
+	job trace-linux trace 90 trace_linux build-linux-6.1 build-fw
 fi
 if [[ $kvers == *" 6.12 "* ]]; then
-	job linux-6.12 linux 90 linux_612 build-linux-6.12
+	job linux-6.12 linux 90 linux_612 build-linux-6.12 build-fw
 	job linux-6.12-fixed linux 50 linux_612_fixed build-linux-6.12 build-fw-variants
-	job hotplug-6.12 linux 45 hotplug_612 build-linux-6.12
-	job kvm kvm 360 kvm_selftests build-kvm
+	job hotplug-6.12 linux 45 hotplug_612 build-linux-6.12 build-fw
+	job kvm kvm 360 kvm_selftests build-kvm build-fw
 fi
-job linux-rv32 linux 5 linux_rv32 build-linux-rv32
+job linux-rv32 linux 5 linux_rv32 build-linux-rv32 build-fw-variants
 job trace-boot trace 160 trace_boot build-fw
 # with a built 6.1 kernel the cross-check also traces its boot
 job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
@@ -372,6 +372,26 @@ start_job() {
 	job_of[$!]=$j
 	running=$((running + 1))
 }
+
+# An interrupted run (Ctrl-C, kill) stops its running jobs and everything
+# they started: they would otherwise run on, orphaned, QEMUs included.
+kill_tree() {	# kill_tree <pid>: it and its descendants (from /proc, no procps)
+	local child
+	for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		kill_tree "$child"
+	done
+	kill "$1" 2>/dev/null
+}
+stop_jobs() {
+	local pid
+	trap - INT TERM
+	for pid in "${!job_of[@]}"; do
+		[[ ${state[${job_of[$pid]}]} != running ]] || kill_tree "$pid"
+	done
+	echo "=== interrupted: the running jobs were stopped"
+	exit 130
+}
+trap stop_jobs INT TERM
 
 # cpu_of <times file>: the seconds of CPU its job's processes used
 cpu_of() {

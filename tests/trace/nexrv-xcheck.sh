@@ -146,17 +146,36 @@ record() {
 	local v i=0
 	: >"$dir/nexrv.txt"
 	for v in "${variants[@]}"; do
-		local ok=0
 		# shellcheck disable=SC2086
-		"$nexrv" -enco "$dir/pcseq" -nex "$dir/v$i.nex" $v >/dev/null 2>&1 &&
-		"$nexrv" -deco "$dir/v$i.nex" -pcinfo "$dir/pcinfo" -pcout "$dir/v.out" >/dev/null 2>&1 &&
-		"$util" same "$dir/v.out" "$dir/addr" >/dev/null && ok=1
-		echo "$i|$v|$(stat -c %s "$dir/v$i.nex")|$ok" >>"$dir/nexrv.txt"
-		[[ $ok == 1 ]] || rm -f "$dir/v$i.nex"
+		if "$nexrv" -enco "$dir/pcseq" -nex "$dir/v$i.nex" $v >/dev/null 2>&1; then
+			echo "$i|$v|$(stat -c %s "$dir/v$i.nex")|?" >>"$dir/nexrv.txt"
+		else
+			rm -f "$dir/v$i.nex"
+		fi
 		i=$((i + 1))
 	done
-	rm -f "$dir/v.out"
 	touch "$dir/done"
+}
+
+# nexrv_decodes I: whether NexRv's own decoder decodes its stream vI (of
+# the slice in $dir) to the executed addresses.  Asked lazily, of a mode's
+# streams from the smallest up until one does, and the answer kept in
+# nexrv.txt ("?" until asked): most streams are never the smallest that
+# decodes, and decoding each of them was most of a recording's time.
+nexrv_decodes() {
+	local i=$1 ok
+	ok=$(awk -F'|' -v i="$i" '$1 == i { print $4 }' "$dir/nexrv.txt")
+	if [[ $ok == "?" ]]; then
+		ok=0
+		"$nexrv" -deco "$dir/v$i.nex" -pcinfo "$dir/pcinfo" -pcout "$dir/v.out" \
+			</dev/null >/dev/null 2>&1 &&
+		"$util" same "$dir/v.out" "$dir/addr" </dev/null >/dev/null && ok=1
+		rm -f "$dir/v.out"
+		[[ $ok == 1 ]] || rm -f "$dir/v$i.nex"
+		awk -F'|' -v OFS='|' -v i="$i" -v ok="$ok" '$1 == i { $4 = ok } 1' \
+			"$dir/nexrv.txt" >"$dir/nexrv.tmp" && mv "$dir/nexrv.tmp" "$dir/nexrv.txt"
+	fi
+	[[ $ok == 1 ]]
 }
 
 declare -A ratio_sum ratio_n
@@ -177,13 +196,14 @@ check() {
 	row="| $name | $n |"
 	for m in "${modes[@]}"; do
 		IFS='|' read -r mname allowed topt <<<"$m"
+		# NexRv's smallest stream of the mode that its decoder decodes
+		# (the first by setting among streams of one size)
 		best=0
 		while IFS='|' read -r i v b ok; do
-			[[ $ok == 1 && ";$allowed;" == *";$v;"* ]] || continue
-			if [[ $best == 0 || $b -lt $best ]]; then
-				best=$b bestv=$v bestf="$dir/v$i.nex"
-			fi
-		done <"$dir/nexrv.txt"
+			[[ ";$allowed;" == *";$v;"* ]] && nexrv_decodes "$i" || continue
+			best=$b bestv=$v bestf="$dir/v$i.nex"
+			break
+		done < <(sort -t'|' -k3,3n -k1,1n "$dir/nexrv.txt")
 		if [[ $best == 0 ]]; then
 			fail "$name $mname: no NexRv setting of the mode decodes with NexRv's own decoder"
 			row="$row | | |"
