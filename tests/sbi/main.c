@@ -152,6 +152,18 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 		test_sse();
 		finish();
 	}
+	/* "devices": what the IPI and timer devices serve, with every hart
+	 * up (run.sh's device-table runs, on trees QEMU never builds) */
+	if (boot_arg(machine.bootargs, "devices")) {
+		test_boot(hartid, fdt_err);
+		test_time();
+		test_ipi_self();
+		test_hsm_start_all();
+		test_ipi_all();
+		test_rfence();
+		test_hsm_stop_start();
+		finish();
+	}
 	/* "hostile": stacks, isolation, storm (run.sh's hostile runs) */
 	if (boot_arg(machine.bootargs, "hostile")) {
 		check(!fdt_err, "boot", "a1 points at a readable FDT",
