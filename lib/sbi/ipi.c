@@ -5,7 +5,7 @@
  * bit runs the handler registered for it, found by its bit number.
  */
 #include <tally/hart.h>
-#include <tally/sbi_hsm.h>
+#include <tally/hsm_state.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 

@@ -2,7 +2,7 @@
 /* IPI extension "sPI"; the request mechanism under it is lib/sbi/ipi.c. */
 #include <tally/fw_event.h>
 #include <tally/hart.h>
-#include <tally/sbi_hsm.h>
+#include <tally/hsm_state.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>

@@ -8,7 +8,7 @@
  */
 #include <tally/fw_event.h>
 #include <tally/hart.h>
-#include <tally/sbi_hsm.h>
+#include <tally/hsm_state.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/platform.h>

@@ -36,7 +36,7 @@
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/hart.h>
-#include <tally/sbi_hsm.h>
+#include <tally/hsm_state.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
 #include <tally/memregion.h>
