@@ -148,8 +148,8 @@ build_kvm() {
 
 # --- the suites' jobs -----------------------------------------------------------
 
-# The structure check, the host unit tests and the devicetree suite: the
-# unit suite and make check-quick both start here.
+# The structure check, the host unit tests, the devicetree suite and the
+# runner's own test: the unit suite and make check-quick both start here.
 host_checks() {
 	local status=0 t
 	# no circular calls between the firmware's files (its objects, read by nm)
@@ -158,6 +158,8 @@ host_checks() {
 		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
 	done
 	"$root/tests/dt/run.sh" "$out" || status=1
+	# this runner's own failure and interrupt paths, on stub jobs
+	"$root/tests/runner-test.sh" "$out" || status=1
 	return $status
 }
 
@@ -312,6 +314,27 @@ job trace-boot trace 160 trace_boot build-fw
 # with a built 6.1 kernel the cross-check also traces its boot
 job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
 
+# The runner's own test (tests/runner-test.sh, in the unit suite) runs
+# stub jobs through the scheduler below: TALLY_RUNNER_TEST=1 and the suite
+# "runner-test" replace the table with them.
+if [[ ${TALLY_RUNNER_TEST:-0} == 1 ]]; then
+	stub_pass() { echo "PASS: stub: $1"; }
+	stub_fail() { echo "FAIL: stub: $1"; return 1; }
+	stub_wait() {	# a child that runs until killed; its pid for the test
+		sleep 300 &
+		echo $! > "$out/stub-child.pid"
+		stub_pass "started a child"
+		wait
+	}
+	job_suite=() job_est=() job_fn=() job_deps=() job_order=()
+	job stub-build runner-test 1 "stub_pass build"
+	job stub-broken runner-test 1 "stub_fail broken"
+	job stub-after-broken runner-test 1 "stub_pass after-broken" stub-broken
+	job stub-after-that runner-test 1 "stub_pass after-that" stub-after-broken
+	job stub-after-build runner-test 1 "stub_pass after-build" stub-build
+	[[ -z ${TALLY_RUNNER_TEST_WAIT:-} ]] || job stub-wait runner-test 1 stub_wait stub-build
+fi
+
 # --- the scheduler ----------------------------------------------------------------
 declare -A want=() state=() rank=() started=() took=() cpu=() job_of=()
 need() {	# need <job>: it and the jobs it needs run
@@ -364,7 +387,7 @@ start_job() {
 	# the CPU time it and its processes used (bash's times)
 	(
 		[[ $j == kvm ]] || renice -n 10 -p $BASHPID > /dev/null
-		"${job_fn[$j]}"
+		${job_fn[$j]}	# a function, and for the stub jobs its argument
 		s=$?
 		times > "$logdir/job-$j.times"
 		exit $s
