@@ -158,7 +158,7 @@ host_checks() {
 		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
 	done
 	"$root/tests/dt/run.sh" "$out" || status=1
-	# this runner's own failure and interrupt paths, on stub jobs
+	# this runner's own failure path, on stub jobs
 	"$root/tests/runner-test.sh" "$out" || status=1
 	return $status
 }
@@ -320,19 +320,12 @@ job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+buil
 if [[ ${TALLY_RUNNER_TEST:-0} == 1 ]]; then
 	stub_pass() { echo "PASS: stub: $1"; }
 	stub_fail() { echo "FAIL: stub: $1"; return 1; }
-	stub_wait() {	# a child that runs until killed; its pid for the test
-		sleep 300 &
-		echo $! > "$out/stub-child.pid"
-		stub_pass "started a child"
-		wait
-	}
 	job_suite=() job_est=() job_fn=() job_deps=() job_order=()
 	job stub-build runner-test 1 "stub_pass build"
 	job stub-broken runner-test 1 "stub_fail broken"
 	job stub-after-broken runner-test 1 "stub_pass after-broken" stub-broken
 	job stub-after-that runner-test 1 "stub_pass after-that" stub-after-broken
 	job stub-after-build runner-test 1 "stub_pass after-build" stub-build
-	[[ -z ${TALLY_RUNNER_TEST_WAIT:-} ]] || job stub-wait runner-test 1 stub_wait stub-build
 fi
 
 # --- the scheduler ----------------------------------------------------------------
@@ -395,26 +388,6 @@ start_job() {
 	job_of[$!]=$j
 	running=$((running + 1))
 }
-
-# An interrupted run (Ctrl-C, kill) stops its running jobs and everything
-# they started: they would otherwise run on, orphaned, QEMUs included.
-kill_tree() {	# kill_tree <pid>: it and its descendants (from /proc, no procps)
-	local child
-	for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		kill_tree "$child"
-	done
-	kill "$1" 2>/dev/null
-}
-stop_jobs() {
-	local pid
-	trap - INT TERM
-	for pid in "${!job_of[@]}"; do
-		[[ ${state[${job_of[$pid]}]} != running ]] || kill_tree "$pid"
-	done
-	echo "=== interrupted: the running jobs were stopped"
-	exit 130
-}
-trap stop_jobs INT TERM
 
 # cpu_of <times file>: the seconds of CPU its job's processes used
 cpu_of() {

@@ -5,8 +5,7 @@
 # runs stub jobs (its "runner-test" table) through its real scheduler.
 # Checks: a failed job fails the jobs that need it, down the chain, without
 # running them, and the run; a job beside it still runs; the close counts
-# it all; an interrupted run (kill) stops its running jobs and what they
-# started.  Part of the unit suite (tests/run-all.sh host_checks).
+# it all.  Part of the unit suite (tests/run-all.sh host_checks).
 #
 # Usage: tests/runner-test.sh <scratch dir>   (works in <dir>/runner-test)
 set -uo pipefail
@@ -48,43 +47,5 @@ else
 fi
 expect "$log" "a job beside the failure runs" "^PASS: stub: after-build$"
 expect "$log" "the close counts every job: 2 passed, 3 failed" "^2 passed, 3 failed, 0 skipped$"
-
-# An interrupted run: its running job started a child; the runner is killed
-log=$dir/run-interrupted.log
-TALLY_RUNNER_TEST=1 TALLY_RUNNER_TEST_WAIT=1 TALLY_JOBS=2 \
-	"$root/tests/run-all.sh" "$dir" runner-test >"$log" 2>&1 &
-runner=$!
-for _ in $(seq 100); do
-	[[ -s $dir/stub-child.pid ]] && break
-	sleep 0.1
-done
-child=$(cat "$dir/stub-child.pid" 2>/dev/null)
-kill -TERM "$runner"
-wait "$runner"
-status=$?
-# gone, or at most a zombie for a moment (its parent job is killed after it)
-gone=0
-for _ in $(seq 50); do
-	if [[ -z $child ]] || ! kill -0 "$child" 2>/dev/null ||
-	   [[ $(awk '{ print $3 }' "/proc/$child/stat" 2>/dev/null) == Z ]]; then
-		gone=1
-		break
-	fi
-	sleep 0.1
-done
-if [[ -z $child ]]; then
-	fail "the waiting stub job never started its child (see $log)"
-elif ((gone)); then
-	pass "an interrupted run stops its running jobs' children (a sleep, pid $child)"
-else
-	fail "an interrupted run left its job's child running (a sleep, pid $child)"
-	kill "$child" 2>/dev/null
-fi
-if [[ $status -eq 130 ]]; then
-	pass "an interrupted run exits with status 130"
-else
-	fail "an interrupted run exits with status $status, not 130"
-fi
-expect "$log" "an interrupted run says so" "^=== interrupted: the running jobs were stopped$"
 
 [[ $failures -eq 0 ]]
