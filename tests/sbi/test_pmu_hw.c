@@ -455,32 +455,46 @@ static void overflow_tlb(void)
 	pmu_release(c);
 }
 
-/* QEMU 7.2 raises instret overflow from a host timer: it comes, late. */
-static void overflow_instret(void)
+/*
+ * QEMU 7.2 raises instret overflow from a host timer, armed for when the
+ * counter should wrap at the timebase's rate: it comes, late, and on a
+ * loaded host the timer can fire before the counter has wrapped, and the
+ * overflow is never raised.  One more try then, said in the line (the
+ * check failed once in about twenty runs of the suite beside other jobs).
+ */
+static bool instret_overflows(unsigned long c)
 {
 	struct hart *h = this_hart();
-	unsigned long c, before = h->lcofi_irqs, ovf;
+	unsigned long before = h->lcofi_irqs;
 	volatile unsigned long spin = 0;
 	bool taken;
 
-	c = hw_config(pmu.hw_prog, 0, EV_HW_INSTRUCTIONS,
-		      "instructions on a programmable counter");
-	if (c == -1UL)
-		return;
 	h->lcofi_scountovf = 0;
 	csr_clear(CSR_SIP, SIP_LCOFIP);
 	pmu_start(c, 1, START_SET_INIT_VALUE, -200000ULL);
 	local_irq_enable();
 	taken = WAIT_UNTIL((spin++, h->lcofi_irqs != before), 3000);
 	local_irq_disable();
-	ovf = h->lcofi_scountovf;
 	pmu_stop(c, 1, 0);
-	check(taken && (ovf >> c & 1), "pmu",
+	return taken && (h->lcofi_scountovf >> c & 1);
+}
+
+static void overflow_instret(void)
+{
+	unsigned long c;
+	bool first, ok;
+
+	c = hw_config(pmu.hw_prog, 0, EV_HW_INSTRUCTIONS,
+		      "instructions on a programmable counter");
+	if (c == -1UL)
+		return;
+	first = instret_overflows(c);
+	ok = first || instret_overflows(c);
+	check(ok, "pmu",
 	      sfmt("instructions counter %lu started at -200000 overflows "
 		   "(within 3 s: QEMU uses a host timer): LCOFI with "
-		   "scountovf bit %lu", c, c),
-	      sfmt("%lu interrupts, scountovf=%lx", h->lcofi_irqs - before,
-		   ovf));
+		   "scountovf bit %lu%s", c, c, first ? "" : " (on the second try)"),
+	      sfmt("twice no interrupt with scountovf bit %lu", c));
 	pmu_release(c);
 }
 
