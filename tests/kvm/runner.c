@@ -49,7 +49,9 @@
  * nested hart needs many minutes for (docs/kvm.md lists them with timings):
  *   dirty_log_test        -i 3 -m 0: 3 iterations (the least it takes;
  *                         default 32) of one guest mode (P52V48, 4K; the
- *                         default runs every mode), both log modes
+ *                         default runs every mode), both log modes; and
+ *                         64 MiB of guest memory, not 1 GiB, a constant
+ *                         of its source that tests/kvm/build.sh sets
  *   demand_paging_test    -b 64M (default 1 GiB of guest memory per vCPU)
  *   kvm_page_table_test   -b 128M (default 1 GiB)
  * set_memory_region_test has no option: adding its 32764 memory slots
