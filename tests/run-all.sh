@@ -307,7 +307,7 @@ if [[ $kvers == *" 6.12 "* ]]; then
 	job linux-6.12 linux 90 linux_612 build-linux-6.12 build-fw
 	job linux-6.12-fixed linux 50 linux_612_fixed build-linux-6.12 build-fw-variants
 	job hotplug-6.12 linux 45 hotplug_612 build-linux-6.12 build-fw
-	job kvm kvm 360 kvm_selftests build-kvm build-fw
+	job kvm kvm 150 kvm_selftests build-kvm build-fw
 fi
 job linux-rv32 linux 5 linux_rv32 build-linux-rv32 build-fw-variants
 job trace-boot trace 160 trace_boot build-fw
