@@ -18,7 +18,11 @@
 #define GUEST_A0	0x600dcafeUL
 #define JUNK		0x5a5a5a5a5a5a5a5aUL	/* preset: a CSR the trap must write */
 #define GPA_HOLE	0xc0000000UL	/* the G-stage table leaves 3-4 GiB unmapped */
-#define RESCUE_MS	100
+/* How long a guest may run before HS-mode's timer takes it back: only a
+ * guest whose trap went astray runs that long.  The time CSR follows the
+ * host's clock, so a descheduled QEMU spends it too: 100 ms failed once
+ * (harts-high, a load average near 10), hence a second. */
+#define RESCUE_MS	1000
 #define ACCESS_FAULT_ADDR	0x8UL
 
 #define EXC_BREAKPOINT		3
