@@ -30,11 +30,33 @@ san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
 src=("$root/tests/dt/test_fdt_aia.c" "$root/lib/fdt/fdt_aia.c" "$root/lib/fdt/fdt_helpers.c"
      "$root/lib/fdt/fdt_harts.c" "$root/lib/utils/hartmask.c")
 libfdt61="$out/libfdt"
-if $cc "${cflags[@]}" -O2 "${src[@]}" -lfdt -o "$work/test_fdt_aia" 2>"$work/build.log" &&
-   make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&
-   $cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" "${src[@]}" "$libfdt61"/fdt{,_ro,_wip,_sw,_rw,_strerror,_addresses}.c \
-	-o "$work/test_fdt_aia-san61" 2>>"$work/build.log"; then
-	pass "build test_fdt_aia (system libfdt; Linux 6.1's under ASan/UBSan)"
+# Both programs are kept in $bin, built again only when what they are built
+# from changed (as tests/dt/run.sh keeps its own).
+bin="$out/tests/dt-bin"
+# shellcheck source=../lib/cache.sh
+source "$root/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
+stamps=$bin
+mkdir -p "$bin"
+build_aia() {
+	$cc "${cflags[@]}" -O2 "${src[@]}" -lfdt -o "$bin/test_fdt_aia" &&
+	$cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" "${src[@]}" "$libfdt61"/fdt{,_ro,_wip,_sw,_rw,_strerror,_addresses}.c \
+		-o "$bin/test_fdt_aia-san61"
+}
+key="" kept=""
+if make -s -C "$root" O="$out" "$libfdt61/.extracted" >"$work/build.log" 2>&1; then
+	# shellcheck disable=SC2046
+	key=$(hash_inputs "$($cc --version | head -n 1)" "$root/tests/dt/aia.sh" "${src[@]}" \
+		$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c)
+	if stamp_ok aia "$key"; then
+		kept=" (kept: built from the same sources)"
+	elif rm -f "$bin/.stamp-aia" && build_aia 2>>"$work/build.log"; then
+		stamp_set aia "$key"
+	else
+		key=""
+	fi
+fi
+if [[ -n $key ]]; then
+	pass "build test_fdt_aia (system libfdt; Linux 6.1's under ASan/UBSan)$kept"
 else
 	fail "build test_fdt_aia"
 	sed 's/^/    /' "$work/build.log"
@@ -45,8 +67,8 @@ fi
 run() {
 	local name=$1 o="$work/$1"
 	shift
-	"$work/test_fdt_aia" "$@" >"$o.out" 2>&1 || echo "exit status $?" >>"$o.out"
-	"$work/test_fdt_aia-san61" "${@/%.fixed.dtb/.fixed-san.dtb}" >"$o.san" 2>&1 ||
+	"$bin/test_fdt_aia" "$@" >"$o.out" 2>&1 || echo "exit status $?" >>"$o.out"
+	"$bin/test_fdt_aia-san61" "${@/%.fixed.dtb/.fixed-san.dtb}" >"$o.san" 2>&1 ||
 		echo "exit status $?" >>"$o.san"
 	if ! cmp -s "$o.out" "$o.san"; then
 		fail "$name: the ASan/UBSan build (Linux 6.1's libfdt) prints otherwise:"

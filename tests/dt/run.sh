@@ -33,6 +33,14 @@ fail() { echo "FAIL: dt: $*"; failures=$((failures + 1)); }
 
 rm -rf "$work"
 mkdir -p "$work/dtb" "$work/out"
+# The host programs below are kept in $bin and built again only when what
+# they are built from changed (their sources, every header, the compiler,
+# this script's flags): about 9 s of compiling a run otherwise.
+bin="$out/tests/dt-bin"
+# shellcheck source=../lib/cache.sh
+source "$root/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
+stamps=$bin
+mkdir -p "$bin"
 
 # ---- build ---------------------------------------------------------------------
 if make -s -C "$root/tools" O="$tools" >"$work/build.log" 2>&1; then
@@ -48,39 +56,50 @@ cflags=(-std=gnu11 -g -Wall -Wextra -Werror -I"$root/include")
 # shellcheck disable=SC2054
 san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
 lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/fdt/fdt_validate.c" "$root/lib/fdt/fdt_helpers.c" "$root/lib/pmu/pmu_map.c")
-if $cc "${cflags[@]}" -O2 -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
-	-lfdt -o "$work/test_fdt_pmu" 2>>"$work/build.log" &&
-   $cc "${cflags[@]}" "${san[@]}" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
-	-lfdt -o "$work/test_fdt_pmu-san" 2>>"$work/build.log" &&
-   $cc "${cflags[@]}" "${san[@]}" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
-	-lfdt -o "$work/tally-pmu-dtcheck-san" 2>>"$work/build.log"; then
-	pass "build the host test program and ASan/UBSan builds"
-else
-	fail "build the host test program and ASan/UBSan builds"
-	sed 's/^/    /' "$work/build.log"
-	exit 1
-fi
 
-# The tests above link the system's libfdt, which is not instrumented: a bad
+# The tests below link the system's libfdt, which is not instrumented: a bad
 # write inside libfdt goes unseen.  The firmware's own libfdt (Linux 6.1's,
-# extracted by the top Makefile) built with ASan catches it: this build runs
+# extracted by the top Makefile) built with ASan catches it: that build runs
 # the malformed blobs below (nodes after the root's END_NODE).
 libfdt61="$out/libfdt"
 build_libfdt61() {
-	mkdir -p "$work/libfdt61"
+	mkdir -p "$bin/libfdt61"
 	for f in fdt fdt_ro fdt_wip fdt_sw fdt_rw fdt_strerror fdt_addresses; do
 		$cc -g -O1 "${san[@]}" -w -I"$libfdt61" -c "$libfdt61/$f.c" \
-			-o "$work/libfdt61/$f.o" || return 1
+			-o "$bin/libfdt61/$f.o" || return 1
 	done
 }
-if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&
-   build_libfdt61 2>>"$work/build.log" &&
-   $cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" \
-	"${lib[@]}" "$work"/libfdt61/*.o -o "$work/test_fdt_pmu-san61" 2>>"$work/build.log" &&
-   $cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$work/dtb-after-root" 2>>"$work/build.log"; then
-	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root"
+build_programs() {
+	$cc "${cflags[@]}" -O2 -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
+		-lfdt -o "$bin/test_fdt_pmu" &&
+	$cc "${cflags[@]}" "${san[@]}" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" "${lib[@]}" \
+		-lfdt -o "$bin/test_fdt_pmu-san" &&
+	$cc "${cflags[@]}" "${san[@]}" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
+		-lfdt -o "$bin/tally-pmu-dtcheck-san" &&
+	build_libfdt61 &&
+	$cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" \
+		"${lib[@]}" "$bin"/libfdt61/*.o -o "$bin/test_fdt_pmu-san61" &&
+	$cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$bin/dtb-after-root"
+}
+kept=""
+if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1; then
+	# shellcheck disable=SC2046
+	key=$(hash_inputs "$($cc --version | head -n 1)" "$here/run.sh" "$here/test_fdt_pmu.c" \
+		"$here/dtb-after-root.c" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
+		$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c)
+	if stamp_ok programs "$key"; then
+		kept=" (kept: built from the same sources)"
+	elif rm -f "$bin/.stamp-programs" && build_programs 2>>"$work/build.log"; then
+		stamp_set programs "$key"
+	else
+		key=""
+	fi
+fi
+if [[ -n ${key:-} ]]; then
+	pass "build the host test program and ASan/UBSan builds$kept"
+	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root$kept"
 else
-	fail "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root"
+	fail "build the host test program, its ASan/UBSan builds (one with Linux 6.1's libfdt) and dtb-after-root"
 	sed 's/^/    /' "$work/build.log"
 	exit 1
 fi
@@ -156,7 +175,7 @@ check_after_root() {
 	want=$(sed -n 's|^// refuse: ||p' "$src")
 	mkdir -p "$work/bad"
 	if ! dtc -q -I dts -O dtb -o "$work/bad/$name.ok.dtb" "$src" 2>"$o.dtc" ||
-	   ! "$work/dtb-after-root" "$work/bad/$name.ok.dtb" "$work/bad/$name.dtb" "$node" riscv,pmu 2>>"$o.dtc"; then
+	   ! "$bin/dtb-after-root" "$work/bad/$name.ok.dtb" "$work/bad/$name.dtb" "$node" riscv,pmu 2>>"$o.dtc"; then
 		fail "$name: could not build the blob: $(head -3 "$o.dtc")"
 		return
 	fi
@@ -168,7 +187,7 @@ check_after_root() {
 		fail "$name: dtcheck exit $status, stderr: $(head -1 "$o.err")"
 	fi
 	log="$o.san61"
-	"$work/test_fdt_pmu-san61" --refuse "$want" "$work/bad/$name.dtb" >"$log" 2>&1
+	"$bin/test_fdt_pmu-san61" --refuse "$want" "$work/bad/$name.dtb" >"$log" 2>&1
 	status=$?
 	if [[ $status -eq 0 ]] && ! grep -q '^FAIL' "$log" && ! grep -q 'ERROR: AddressSanitizer' "$log"; then
 		grep '^PASS: dt: .*refused by fdt_validate' "$log"
@@ -350,7 +369,7 @@ if [[ -f $fw && -f $payload ]]; then
 	if fdtput -c "$work/bad/virt.dtb" /pmu-extra1 /pmu-extra2 2>"$o.err" &&
 	   fdtput -t s "$work/bad/virt.dtb" /pmu-extra1 compatible riscv,pmu 2>>"$o.err" &&
 	   fdtput -t s "$work/bad/virt.dtb" /pmu-extra2 compatible riscv,pmu 2>>"$o.err" &&
-	   "$work/dtb-after-root" "$work/bad/virt.dtb" "$bad_dtb" pmu-after-root riscv,pmu 2>>"$o.err"; then
+	   "$bin/dtb-after-root" "$work/bad/virt.dtb" "$bad_dtb" pmu-after-root riscv,pmu 2>>"$o.err"; then
 		timeout 30 qemu-system-riscv64 -M virt -cpu rv64,pmu-num=16 -smp 2 -m 256M -nographic \
 			-no-reboot -monitor none -bios "$fw" -dtb "$bad_dtb" -kernel "$payload" \
 			</dev/null >"$o.log" 2>&1
@@ -375,13 +394,13 @@ if [[ -f $fw && -f $payload ]]; then
 fi
 
 # ---- the host test program (builder, lookups, callback contract) --------------------
-"$work/test_fdt_pmu" --big "$big" "$work"/dtb/*.dtb >"$work/out/test_fdt_pmu.log" 2>&1
+"$bin/test_fdt_pmu" --big "$big" "$work"/dtb/*.dtb >"$work/out/test_fdt_pmu.log" 2>&1
 status=$?
 cat "$work/out/test_fdt_pmu.log"
 if [[ $status -ne 0 ]] && ! grep -q '^FAIL' "$work/out/test_fdt_pmu.log"; then
 	fail "test_fdt_pmu exited with status $status"
 fi
-"$work/test_fdt_pmu-san" --big "$big" "$work"/dtb/*.dtb >"$work/out/test_fdt_pmu-san.log" 2>&1
+"$bin/test_fdt_pmu-san" --big "$big" "$work"/dtb/*.dtb >"$work/out/test_fdt_pmu-san.log" 2>&1
 status=$?
 n=$(grep -c '^PASS' "$work/out/test_fdt_pmu-san.log")
 if [[ $status -eq 0 ]] && ! grep -q '^FAIL' "$work/out/test_fdt_pmu-san.log"; then
@@ -429,7 +448,7 @@ for dtb in "$work"/dtb/*.dtb; do
 	total=$((total + 1))
 	"$dtcheck" -n 8 "$dtb" >"$work/out/plain.out" 2>&1
 	s1=$?
-	"$work/tally-pmu-dtcheck-san" -n 8 "$dtb" >"$work/out/san.out" 2>&1
+	"$bin/tally-pmu-dtcheck-san" -n 8 "$dtb" >"$work/out/san.out" 2>&1
 	s2=$?
 	if [[ $s1 -eq $s2 ]] && cmp -s "$work/out/plain.out" "$work/out/san.out"; then
 		same=$((same + 1))
