@@ -42,20 +42,11 @@ build_aia() {
 	$cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" "${src[@]}" "$libfdt61"/fdt{,_ro,_wip,_sw,_rw,_strerror,_addresses}.c \
 		-o "$bin/test_fdt_aia-san61"
 }
-key="" kept=""
-if make -s -C "$root" O="$out" "$libfdt61/.extracted" >"$work/build.log" 2>&1; then
-	# shellcheck disable=SC2046
-	key=$(hash_inputs "$($cc --version | head -n 1)" "$root/tests/dt/aia.sh" "${src[@]}" \
-		$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c)
-	if stamp_ok aia "$key"; then
-		kept=" (kept: built from the same sources)"
-	elif rm -f "$bin/.stamp-aia" && build_aia 2>>"$work/build.log"; then
-		stamp_set aia "$key"
-	else
-		key=""
-	fi
-fi
-if [[ -n $key ]]; then
+# shellcheck disable=SC2046
+if make -s -C "$root" O="$out" "$libfdt61/.extracted" >"$work/build.log" 2>&1 &&
+   key=$(hash_inputs "$($cc --version | head -n 1)" "$root/tests/dt/aia.sh" "${src[@]}" \
+	$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c) &&
+   build_kept aia "$key" build_aia 2>>"$work/build.log"; then
 	pass "build test_fdt_aia (system libfdt; Linux 6.1's under ASan/UBSan)$kept"
 else
 	fail "build test_fdt_aia"

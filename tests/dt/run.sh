@@ -81,21 +81,12 @@ build_programs() {
 		"${lib[@]}" "$bin"/libfdt61/*.o -o "$bin/test_fdt_pmu-san61" &&
 	$cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$bin/dtb-after-root"
 }
-kept=""
-if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1; then
-	# shellcheck disable=SC2046
-	key=$(hash_inputs "$($cc --version | head -n 1)" "$here/run.sh" "$here/test_fdt_pmu.c" \
-		"$here/dtb-after-root.c" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
-		$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c)
-	if stamp_ok programs "$key"; then
-		kept=" (kept: built from the same sources)"
-	elif rm -f "$bin/.stamp-programs" && build_programs 2>>"$work/build.log"; then
-		stamp_set programs "$key"
-	else
-		key=""
-	fi
-fi
-if [[ -n ${key:-} ]]; then
+# shellcheck disable=SC2046
+if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&
+   key=$(hash_inputs "$($cc --version | head -n 1)" "$here/run.sh" "$here/test_fdt_pmu.c" \
+	"$here/dtb-after-root.c" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
+	$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c) &&
+   build_kept programs "$key" build_programs 2>>"$work/build.log"; then
 	pass "build the host test program and ASan/UBSan builds$kept"
 	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root$kept"
 else

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The build caches of the test artefacts (sourced by tests/linux/build.sh,
-# tests/linux/build-rv32.sh and tests/kvm/build.sh): every step is keyed by
+# tests/linux/build-rv32.sh, tests/kvm/build.sh and tests/dt): every step is keyed by
 # a hash of its inputs, and skipped when its stamp, $stamps/.stamp-<step>,
 # holds the same key.  The sourcing script sets $stamps to its build dir.
 
@@ -20,3 +20,19 @@ hash_inputs() {
 
 stamp_ok() { [[ -f ${stamps:?}/.stamp-$1 && $(cat "$stamps/.stamp-$1") == "$2" ]]; }
 stamp_set() { printf '%s\n' "$2" > "${stamps:?}/.stamp-$1"; }
+
+# build_kept <step> <key> <command...>: runs the command unless the stamp of
+# <step> holds <key>, and stamps it when the command succeeds; $kept is then
+# " (kept: built from the same sources)" or "".  Fails if the command does.
+build_kept() {
+	local step=$1 key=$2
+	shift 2
+	kept=""
+	if stamp_ok "$step" "$key"; then
+		kept=" (kept: built from the same sources)"
+		return 0
+	fi
+	rm -f "$stamps/.stamp-$step"
+	"$@" || return 1
+	stamp_set "$step" "$key"
+}
