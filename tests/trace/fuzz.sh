@@ -91,10 +91,21 @@ declare -A seeds=(
 	[fuzz_input]="$root/tests/trace/fuzz-seeds-input"
 )
 
+# a target is built again only when its compiler, flags, sources or any
+# header changed (tests/lib/cache.sh): 16 s of clang a run otherwise
+# shellcheck source=../lib/cache.sh
+source "$root/tests/lib/cache.sh"	# hash_inputs, build_kept ($stamps)
+stamps=$work
+headers=$(find "$root/include" "$root/lib/ntrace" "$root/tools" -name '*.h' | sort)
 for target in fuzz_decoder fuzz_elf fuzz_sidefile fuzz_input; do
 	bin="$work/$target"
 	# shellcheck disable=SC2086
-	if ! "$fuzzcc" "${flags[@]}" ${srcs[$target]} "${lib[@]}" -o "$bin" 2>"$work/$target-build.log"; then
+	key=$(hash_inputs "$("$fuzzcc" --version | head -n 1)" "${flags[*]}" ${srcs[$target]} \
+		"${lib[@]}" $headers)
+	[[ -x $bin ]] || rm -f "$stamps/.stamp-$target"
+	# shellcheck disable=SC2086
+	if ! build_kept "$target" "$key" "$fuzzcc" "${flags[@]}" ${srcs[$target]} "${lib[@]}" \
+		-o "$bin" 2>"$work/$target-build.log"; then
 		fail "$target: build: $(head -3 "$work/$target-build.log")"
 		continue
 	fi
@@ -119,7 +130,7 @@ for target in fuzz_decoder fuzz_elf fuzz_sidefile fuzz_input; do
 	nseeds=$(find "${seeds[$target]}" -type f | wc -l)
 	crash=$(ls "$work/crash-$target-"* 2>/dev/null | head -1)
 	if [[ $status -eq 0 && -z $crash ]]; then
-		pass "$target: ${execs:-?} inputs ($nseeds seeds, seed $seed) in $((SECONDS - start)) s, no crash, no out-of-bounds access, invariants hold"
+		pass "$target: ${execs:-?} inputs ($nseeds seeds, seed $seed) in $((SECONDS - start)) s, no crash, no out-of-bounds access, invariants hold$kept"
 	else
 		fail "$target: status $status after ${execs:-?} inputs, seed $seed, crash file ${crash:-none} (log $work/$target.log): $(grep -m2 -E 'ERROR: |runtime error|SUMMARY|deadly' "$work/$target.log" | tr '\n' ' ')"
 	fi
