@@ -68,11 +68,24 @@ fi
 nexrv="$work/nexrv"
 convert="$work/nexrv-convert"
 util="$work/nexrv-util"
-if ! gcc -O2 -w -o "$nexrv" "$src"/*.c 2>"$work/build.log" ||
-   ! gcc -O2 -Wall -Wextra -Werror -I"$root/include" "$root/tests/trace/nexrv-convert.c" \
-	"$root"/lib/ntrace/*.c -o "$convert" 2>>"$work/build.log" ||
-   ! gcc -O2 -Wall -Wextra -Werror -I"$root/include" "$root/tests/trace/nexrv-util.c" \
-	"$root"/lib/ntrace/*.c -o "$util" 2>>"$work/build.log" ||
+# NexRv, the converter and nexrv-util are built again only when their
+# sources, a header or the compiler changed (tests/lib/cache.sh)
+build_helpers() {
+	gcc -O2 -w -o "$nexrv" "$src"/*.c &&
+	gcc -O2 -Wall -Wextra -Werror -I"$root/include" "$root/tests/trace/nexrv-convert.c" \
+		"$root"/lib/ntrace/*.c -o "$convert" &&
+	gcc -O2 -Wall -Wextra -Werror -I"$root/include" "$root/tests/trace/nexrv-util.c" \
+		"$root"/lib/ntrace/*.c -o "$util"
+}
+# shellcheck source=../lib/cache.sh
+source "$root/tests/lib/cache.sh"	# hash_inputs, build_kept ($stamps)
+stamps=$work
+# shellcheck disable=SC2046
+helpers_key=$(hash_inputs "$(gcc --version | head -n 1)" "$0" "$src"/*.c "$src"/*.h \
+	"$root/tests/trace/nexrv-convert.c" "$root/tests/trace/nexrv-util.c" "$root"/lib/ntrace/*.c \
+	$(find "$root/include" -name '*.h' | sort))
+[[ -x $nexrv && -x $convert && -x $util ]] || rm -f "$stamps/.stamp-helpers"
+if ! build_kept helpers "$helpers_key" build_helpers 2>"$work/build.log" ||
    ! make -s -C "$root/tools" O="$out/host/tools" >>"$work/build.log" 2>&1 ||
    ! make -s -C "$root/tests/trace/nexrv-corpus" O="$out/trace/corpus" >>"$work/build.log" 2>&1; then
 	fail "build (NexRv, the converter, tally-trace, the corpus): $(tail -3 "$work/build.log")"
