@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The build caches of the test artefacts (sourced by tests/linux/build.sh,
-# tests/linux/build-rv32.sh, tests/kvm/build.sh and tests/dt): every step is keyed by
-# a hash of its inputs, and skipped when its stamp, $stamps/.stamp-<step>,
-# holds the same key.  The sourcing script sets $stamps to its build dir.
+# tests/linux/build-rv32.sh, tests/kvm/build.sh, tests/dt, tests/trace/fuzz.sh
+# and tests/trace/nexrv-xcheck.sh): every step is keyed by a hash of its
+# inputs, and skipped when its stamp, $stamps/.stamp-<step>, holds the same
+# key.  The sourcing script sets $stamps to its build dir.
 
 # sha256 (shortened) of the given strings and files, in order.
 hash_inputs() {
