@@ -46,7 +46,7 @@ build_aia() {
 if make -s -C "$root" O="$out" "$libfdt61/.extracted" >"$work/build.log" 2>&1 &&
    key=$(hash_inputs "$($cc --version | head -n 1)" "$root/tests/dt/aia.sh" "${src[@]}" \
 	$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c) &&
-   build_kept aia "$key" build_aia 2>>"$work/build.log"; then
+   build_kept aia "$key" "$bin"/test_fdt_aia{,-san61} -- build_aia 2>>"$work/build.log"; then
 	pass "build test_fdt_aia (system libfdt; Linux 6.1's under ASan/UBSan)$kept"
 else
 	fail "build test_fdt_aia"

@@ -86,7 +86,8 @@ if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &
    key=$(hash_inputs "$($cc --version | head -n 1)" "$here/run.sh" "$here/test_fdt_pmu.c" \
 	"$here/dtb-after-root.c" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
 	$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c) &&
-   build_kept programs "$key" build_programs 2>>"$work/build.log"; then
+   build_kept programs "$key" "$bin"/{test_fdt_pmu{,-san,-san61},tally-pmu-dtcheck-san,dtb-after-root} \
+		-- build_programs 2>>"$work/build.log"; then
 	pass "build the host test program and ASan/UBSan builds$kept"
 	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root$kept"
 else

@@ -22,14 +22,20 @@ hash_inputs() {
 stamp_ok() { [[ -f ${stamps:?}/.stamp-$1 && $(cat "$stamps/.stamp-$1") == "$2" ]]; }
 stamp_set() { printf '%s\n' "$2" > "${stamps:?}/.stamp-$1"; }
 
-# build_kept <step> <key> <command...>: runs the command unless the stamp of
-# <step> holds <key>, and stamps it when the command succeeds; $kept is then
+# build_kept <step> <key> <file>... -- <command...>: runs the command unless
+# the stamp of <step> holds <key> and every file it makes is there, and
+# stamps it when the command succeeds; $kept is then
 # " (kept: built from the same sources)" or "".  Fails if the command does.
 build_kept() {
-	local step=$1 key=$2
+	local step=$1 key=$2 made=1
 	shift 2
+	while [[ $1 != -- ]]; do
+		[[ -e $1 ]] || made=0
+		shift
+	done
+	shift
 	kept=""
-	if stamp_ok "$step" "$key"; then
+	if ((made)) && stamp_ok "$step" "$key"; then
 		kept=" (kept: built from the same sources)"
 		return 0
 	fi

@@ -102,9 +102,8 @@ for target in fuzz_decoder fuzz_elf fuzz_sidefile fuzz_input; do
 	# shellcheck disable=SC2086
 	key=$(hash_inputs "$("$fuzzcc" --version | head -n 1)" "${flags[*]}" ${srcs[$target]} \
 		"${lib[@]}" $headers)
-	[[ -x $bin ]] || rm -f "$stamps/.stamp-$target"
 	# shellcheck disable=SC2086
-	if ! build_kept "$target" "$key" "$fuzzcc" "${flags[@]}" ${srcs[$target]} "${lib[@]}" \
+	if ! build_kept "$target" "$key" "$bin" -- "$fuzzcc" "${flags[@]}" ${srcs[$target]} "${lib[@]}" \
 		-o "$bin" 2>"$work/$target-build.log"; then
 		fail "$target: build: $(head -3 "$work/$target-build.log")"
 		continue

@@ -84,8 +84,7 @@ stamps=$work
 helpers_key=$(hash_inputs "$(gcc --version | head -n 1)" "$0" "$src"/*.c "$src"/*.h \
 	"$root/tests/trace/nexrv-convert.c" "$root/tests/trace/nexrv-util.c" "$root"/lib/ntrace/*.c \
 	$(find "$root/include" -name '*.h' | sort))
-[[ -x $nexrv && -x $convert && -x $util ]] || rm -f "$stamps/.stamp-helpers"
-if ! build_kept helpers "$helpers_key" build_helpers 2>"$work/build.log" ||
+if ! build_kept helpers "$helpers_key" "$nexrv" "$convert" "$util" -- build_helpers 2>"$work/build.log" ||
    ! make -s -C "$root/tools" O="$out/host/tools" >>"$work/build.log" 2>&1 ||
    ! make -s -C "$root/tests/trace/nexrv-corpus" O="$out/trace/corpus" >>"$work/build.log" 2>&1; then
 	fail "build (NexRv, the converter, tally-trace, the corpus): $(tail -3 "$work/build.log")"
