@@ -158,8 +158,9 @@ host_checks() {
 		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
 	done
 	"$root/tests/dt/run.sh" "$out" || status=1
-	# this runner's own failure path, on stub jobs
+	# this runner's own failure path, on stub jobs; the build caches' keep-or-build
 	"$root/tests/runner-test.sh" "$out" || status=1
+	"$root/tests/lib/cache-test.sh" "$out" || status=1
 	return $status
 }
 
