@@ -24,6 +24,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../lib/cache.sh
 source "$repo/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
+# shellcheck source=source.sh
+source "$here/source.sh"	# extract_source
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
 jobs=${JOBS:-2}
@@ -54,8 +56,7 @@ prepare_source() {
 	fi
 	log "extracting $tarball"
 	rm -rf "$src" "$obj" "$build/.extract" "$build"/.stamp-*
-	mkdir -p "$build/.extract"
-	tar -C "$build/.extract" -xJf "$tarball"
+	extract_source "$tarball" "$src_pkg" "$build/.extract"
 	mv "$build/.extract/$src_pkg" "$src"
 	rmdir "$build/.extract"
 	stamp_set source "$key"

@@ -35,6 +35,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # shellcheck source=../lib/cache.sh
 source "$repo/tests/lib/cache.sh"	# hash_inputs, stamp_ok, stamp_set ($stamps)
+# shellcheck source=source.sh
+source "$here/source.sh"	# extract_source
 
 cross=riscv64-linux-gnu-
 kmake_vars=(ARCH=riscv "CROSS_COMPILE=$cross")
@@ -77,7 +79,8 @@ check_tools() {
 		"flex bison bc libssl-dev libelf-dev $src_pkg"
 }
 
-# Extract the kernel source once; again only if the package changed.
+# Extract the kernel source once (what the builds read: source.sh); again
+# only if the package changed.
 prepare_source() {
 	if stamp_ok source "$pkg_version" && [[ -d $src ]]; then
 		return
@@ -85,8 +88,7 @@ prepare_source() {
 	log "extracting $tarball ($src_pkg $pkg_version)"
 	rm -rf "$src" "$obj" "$build/perf-obj" "$build/.extract" "$build"/.stamp-* \
 		"$build/applied.patch"
-	mkdir -p "$build/.extract"
-	tar -C "$build/.extract" -I 'xz -T0' -xf "$tarball"	# (blocks: every core)
+	extract_source "$tarball" "$src_pkg" "$build/.extract"
 	mv "$build/.extract/$src_pkg" "$src"
 	rmdir "$build/.extract"
 	stamp_set source "$pkg_version"
