@@ -51,6 +51,16 @@ cache_dir() {
 	mkdir -p "$work/cache/$name-$key"
 	echo "$work/cache/$name-$key"
 }
+# Big files read once or three times and deleted (QEMU's 0.5 GB log of
+# section 3, the 1.3 GB executed sequences of section 6) go to /dev/shm when
+# it has room: writing 1 GB costs 4 s of system time on the test machine's
+# ext4 and 1.3 s on tmpfs.  Otherwise they go to $work.
+scratch=$work
+if [[ -d /dev/shm && -w /dev/shm ]] &&
+   (($(df --output=avail -k /dev/shm 2>/dev/null | tail -n 1) > 4 * 1024 * 1024)); then
+	scratch=$(mktemp -d /dev/shm/tally-trace.XXXXXX) || scratch=$work
+	[[ $scratch == "$work" ]] || trap 'rm -rf "$scratch"' EXIT
+fi
 # the digest of the Linux recordings' executed sequences (section 6); it
 # is in every recording's key, as what a kept one says depends on it
 digest=b2sum
@@ -110,12 +120,12 @@ if [[ $part != linux ]]; then
 	if [[ -f $rec/done ]]; then
 		touch "$rec/kept"
 	else
-		timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$work/icount.log" </dev/null >/dev/null 2>&1
+		timeout 300 "${qemu[@]}" -singlestep -d nochain,exec -D "$scratch/icount.log" </dev/null >/dev/null 2>&1
 		# executed = "Trace" lines, less TBs "Stopped ... before" they ran, less the
 		# first of two runs in a row of one instruction (an MMIO access under -icount
 		# restarts its TB; docs/trace.md); none of these runs jumps to itself.
 		awk '/^Trace/ { split($0, f, "/"); pc = f[2]; n++; if (pc == last) n--; last = pc; next }
-		     /^Stopped execution/ { n--; last = "" } END { print n }' "$work/icount.log" >"$rec/executed" &&
+		     /^Stopped execution/ { n--; last = "" } END { print n }' "$scratch/icount.log" >"$rec/executed" &&
 		touch "$rec/done"
 	fi
 	executed=$(cat "$rec/executed" 2>/dev/null)
@@ -124,7 +134,7 @@ if [[ $part != linux ]]; then
 	else
 		fail "instruction count $n, separate -icount run executed $executed"
 	fi
-	rm -f "$work/icount.log"
+	rm -f "$scratch/icount.log"
 
 	# 4. every mode and option set: encode the executed addresses, decode, compare
 	configs=(
@@ -247,10 +257,10 @@ if [[ $part != boot ]]; then
 			# shellcheck disable=SC2086
 			if { [[ -f $rec/done ]] && touch "$rec/kept" ||
 			     { timeout 900 "$tool" record --plugin $opts --max-instructions $linux_max \
-				-o "$rec/linux.ntr" --addresses "$work/linux.addr" -- "${qemu_linux[@]}" \
+				-o "$rec/linux.ntr" --addresses "$scratch/linux.addr" -- "${qemu_linux[@]}" \
 				</dev/null 2>"$rec/record.log" &&
-			       { wc -l <"$work/linux.addr"; "$digest" <"$work/linux.addr" | cut -d' ' -f1
-				 grep -n -m1 "^$entry\$" "$work/linux.addr" | cut -d: -f1; } >"$rec/addr-info" &&
+			       { wc -l <"$scratch/linux.addr"; "$digest" <"$scratch/linux.addr" | cut -d' ' -f1
+				 grep -n -m1 "^$entry\$" "$scratch/linux.addr" | cut -d: -f1; } >"$rec/addr-info" &&
 			       touch "$rec/done"; }; } &&
 			   mapfile -t info <"$rec/addr-info" &&
 			   [[ $(timeout 900 "$tool" decode -q --cfg "$rec/linux.ntr.cfg" --syms "$linux/obj/vmlinux" \
@@ -263,7 +273,7 @@ if [[ $part != boot ]]; then
 			else
 				fail "Linux boot $name: decoded sequence differs (see $rec/record.log)"
 			fi
-			rm -f "$work/linux.addr"
+			rm -f "$scratch/linux.addr"
 			if [[ $name == btm ]]; then
 				before=${info[2]-}
 				if [[ -n $counted && -n $before && $((before - 1)) -eq $counted ]]; then
@@ -289,10 +299,10 @@ if [[ $part != boot ]]; then
 			-- "${smp4_opts[@]}" "${qemu_smp4[@]}")
 		if [[ -f $rec/done ]] && touch "$rec/kept" ||
 		   { timeout 900 "$tool" record --plugin "${smp4_opts[@]}" \
-			-o "$rec/linux4.ntr" --addresses "$work/linux4.addr" -- "${qemu_smp4[@]}" \
+			-o "$rec/linux4.ntr" --addresses "$scratch/linux4.addr" -- "${qemu_smp4[@]}" \
 			</dev/null 2>"$rec/record.log" &&
 		     for h in 0 1 2 3; do
-			a="$work/linux4.addr"
+			a="$scratch/linux4.addr"
 			[[ $h == 0 ]] || a="$a.$h"
 			[[ ! -f $a ]] || echo "$h $(wc -l <"$a") $("$digest" <"$a" | cut -d' ' -f1)"
 		     done >"$rec/addr-info" && touch "$rec/done"; }; then
@@ -319,7 +329,7 @@ if [[ $part != boot ]]; then
 		else
 			fail "Linux boot, 4 harts: record (see $rec/record.log)"
 		fi
-		rm -f "$work"/linux4.addr*
+		rm -f "$scratch"/linux4.addr*
 		echo "(Linux trace round trips: $((SECONDS - t_linux)) s)"
 	fi
 
