@@ -315,11 +315,12 @@ static char *default_plugin(void)
  * QEMU 7.2 flushes its log after every translation block, so under
  * -singlestep it makes one write() per instruction.  A reader blocked in
  * read() is woken for each of them: two context switches an instruction,
- * which took more time than QEMU and the encoder together (a 6 M-instruction
- * boot: 18.5 s of CPU, 8.4 s without them).  So the log's FIFO is read in
+ * which cost more than QEMU's own work (Tally's 6 M-instruction boot: QEMU
+ * and a reader doing nothing else took 18.5 s of CPU, 8.4 s reading in
+ * batches; this recording 15.7 s, 11.3 s).  So the log's FIFO is read in
  * batches: the pipe is enlarged, and a read waits (1 ms at a time, 20 ms at
- * most) until it holds a good part of a batch.  A slow or idle guest costs
- * at most the 20 ms; an ended QEMU (EOF) at most 20 ms once.
+ * most) until it holds half of it.  A slow or idle guest costs at most the
+ * 20 ms a read; an ended QEMU (EOF) 20 ms once.
  */
 #define FIFO_PIPE_SIZE	(1 << 20)
 #define FIFO_WAIT_MS	20
