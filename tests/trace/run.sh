@@ -237,6 +237,16 @@ if [[ $part != boot ]]; then
 			    -initrd "$linux/initramfs.cpio" -append "console=ttyS0 earlycon"
 			    -icount shift=0,sleep=off -seed 1)
 		entry=$(readelf -h "$linux/initramfs/init" | awk '/Entry point/ { sub("0x", "", $4); print $4 }')
+		# the runs compared below are one run only if QEMU gives each the
+		# same devicetree: two dumps of it, compared
+		if "${qemu_linux[@]}" -machine dumpdtb="$scratch/linux-a.dtb" </dev/null >/dev/null 2>&1 &&
+		   "${qemu_linux[@]}" -machine dumpdtb="$scratch/linux-b.dtb" </dev/null >/dev/null 2>&1 &&
+		   cmp -s "$scratch/linux-a.dtb" "$scratch/linux-b.dtb"; then
+			pass "Linux boot: every -icount boot gets the same devicetree (-seed 1: the same rng-seed)"
+		else
+			fail "Linux boot: two boots' devicetrees differ (rng-seed?): the -icount runs below may differ"
+		fi
+		rm -f "$scratch"/linux-[ab].dtb
 		# An executed sequence is 1.3 GB of text: a recording keeps its
 		# length, digest and init entry line (addr-info), and the decoded
 		# stream is compared by its digest.  The digest is BLAKE2b (b2sum):
