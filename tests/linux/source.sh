@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash
 # Sourced by tests/linux/build.sh and build-rv32.sh.
 #
 # extract_source <tarball> <package> <dir>: Debian's kernel source tree into
