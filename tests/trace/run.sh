@@ -46,7 +46,7 @@ cache_dir() {
 	shift
 	key=$( (sha256sum "${files[@]}" "$tool" "$plugin" | cut -d' ' -f1
 		qemu-system-riscv64 --version | head -n 1
-		echo "$digest $*") | sha256sum | cut -c1-16)
+		echo "$*") | sha256sum | cut -c1-16)
 	[[ -d $work/cache/$name-$key ]] || rm -rf "$work/cache/$name"-????????????????
 	mkdir -p "$work/cache/$name-$key"
 	echo "$work/cache/$name-$key"
@@ -62,7 +62,7 @@ if [[ -d /dev/shm && -w /dev/shm ]] &&
 	[[ $scratch == "$work" ]] || trap 'rm -rf "$scratch"' EXIT
 fi
 # the digest of the Linux recordings' executed sequences (section 6); it
-# is in every recording's key, as what a kept one says depends on it
+# is in the key of each recording that keeps one, as what it says depends on it
 digest=b2sum
 # kept <dir>: a note for a check on a kept recording
 kept() { [[ ! -f $1/kept ]] || echo "; recording kept from an earlier run with the same inputs"; }
@@ -267,7 +267,8 @@ if [[ $part != boot ]]; then
 			name=${c%%|*}
 			opts=${c#*|}
 			rec=$(cache_dir "linux-$name" "$fw/fw_dynamic.bin" "$linux/Image" "$linux/initramfs.cpio" \
-				"$linux/initramfs/init" -- $opts --max-instructions $linux_max "${qemu_linux[@]}")
+				"$linux/initramfs/init" -- $opts --max-instructions $linux_max "${qemu_linux[@]}" \
+				digest="$digest")
 			info=()
 			# shellcheck disable=SC2086
 			if { [[ -f $rec/done ]] && touch "$rec/kept" ||
@@ -311,7 +312,7 @@ if [[ $part != boot ]]; then
 		smp4_opts=(--mode htm --implicit-return 3 --repeat-history --repeat-branch --ext-addr
 			   --src-bits 2 --max-instructions 40000000)
 		rec=$(cache_dir linux4 "$fw/fw_dynamic.bin" "$linux/Image" "$linux/initramfs.cpio" \
-			-- "${smp4_opts[@]}" "${qemu_smp4[@]}")
+			-- "${smp4_opts[@]}" "${qemu_smp4[@]}" digest="$digest")
 		if [[ -f $rec/done ]] && touch "$rec/kept" ||
 		   { timeout 900 "$tool" record --plugin "${smp4_opts[@]}" \
 			-o "$rec/linux4.ntr" --addresses "$scratch/linux4.addr" -- "${qemu_smp4[@]}" \
