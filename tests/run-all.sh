@@ -285,35 +285,35 @@ job() {
 	job_suite[$1]=$2 job_est[$1]=$3 job_fn[$1]=$4 job_deps[$1]="${*:5}"
 	job_order+=("$1")
 }
-job build-fw build 20 build_fw
-job build-fw-variants build 60 build_fw_variants build-fw
-[[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 540 build_linux_61
-[[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 550 build_linux_612
+job build-fw build 40 build_fw
+job build-fw-variants build 70 build_fw_variants build-fw
+[[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 400 build_linux_61
+[[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 490 build_linux_612
 # (it reads the 6.1 source tree of build/linux, extracted by build-linux-6.1)
-job build-linux-rv32 build 270 build_linux_rv32 ${job_suite[build-linux-6.1]:+build-linux-6.1}
-job build-kvm build 30 build_kvm build-linux-6.12
-job unit-host unit 45 host_checks build-fw
-job unit-fuzz unit 50 unit_fuzz build-fw
+job build-linux-rv32 build 280 build_linux_rv32 ${job_suite[build-linux-6.1]:+build-linux-6.1}
+job build-kvm build 40 build_kvm build-linux-6.12
+job unit-host unit 100 host_checks build-fw
+job unit-fuzz unit 70 unit_fuzz build-fw
 job quick-host quick 45 host_checks build-fw
 job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 85 sbi_rv64 build-fw-variants
 job sbi-rv32 sbi 20 sbi_rv32 build-fw-variants
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
-	job linux-boards linux 10 linux_boards build-linux-6.1 build-fw
-	job hotplug-6.1 linux 60 hotplug_61 build-linux-6.1 build-fw
-	job trace-linux trace 90 trace_linux build-linux-6.1 build-fw
+	job linux-boards linux 15 linux_boards build-linux-6.1 build-fw
+	job hotplug-6.1 linux 35 hotplug_61 build-linux-6.1 build-fw
+	job trace-linux trace 120 trace_linux build-linux-6.1 build-fw
 fi
 if [[ $kvers == *" 6.12 "* ]]; then
-	job linux-6.12 linux 90 linux_612 build-linux-6.12 build-fw
+	job linux-6.12 linux 100 linux_612 build-linux-6.12 build-fw
 	job linux-6.12-fixed linux 50 linux_612_fixed build-linux-6.12 build-fw-variants
-	job hotplug-6.12 linux 45 hotplug_612 build-linux-6.12 build-fw
+	job hotplug-6.12 linux 40 hotplug_612 build-linux-6.12 build-fw
 	job kvm kvm 150 kvm_selftests build-kvm build-fw
 fi
-job linux-rv32 linux 5 linux_rv32 build-linux-rv32 build-fw-variants
+job linux-rv32 linux 12 linux_rv32 build-linux-rv32 build-fw-variants
 job trace-boot trace 160 trace_boot build-fw
 # with a built 6.1 kernel the cross-check also traces its boot
-job trace-nexrv trace 90 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
+job trace-nexrv trace 250 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
 
 # The runner's own test (tests/runner-test.sh, in the unit suite) runs
 # stub jobs through the scheduler below: TALLY_RUNNER_TEST=1 and the suite
