@@ -50,6 +50,9 @@ struct hart {
 	/* Mailbox: the boot hart fills cmd and args, then bumps cmd_seq;
 	 * the hart answers in ret_* and sets done_seq = cmd_seq. */
 	volatile unsigned long cmd, arg[4], cmd_seq, done_seq;
+	/* 1 while the hart waits for a command in WFI: hart_post swaps it to
+	 * 0 and, if it was 1, wakes the hart with an IPI (smp.c) */
+	unsigned long sleeping;
 	volatile long ret_error;
 	volatile unsigned long ret_value, ret_ticks;
 
@@ -101,6 +104,9 @@ struct sbiret hart_do(unsigned long hartid, unsigned long cmd,
 void hart_post(unsigned long hartid, unsigned long cmd, unsigned long a0,
 	       unsigned long a1, unsigned long a2, unsigned long a3);
 struct sbiret hart_result(unsigned long hartid, unsigned long ms);
+/* true: idle secondaries spin instead of sleeping in WFI, so that no
+ * hart_post sends a wake-up IPI: for checks that count IPIs exactly. */
+void spin_secondaries(bool on);
 /*
  * Waits on another hart are stretched: QEMU runs each hart as a host thread
  * and, with -smp 4 on a loaded 2-core CI machine, a hart can be descheduled

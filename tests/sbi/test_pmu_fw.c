@@ -365,6 +365,7 @@ void test_pmu_fw_events(void)
 		skip("pmu", "firmware event counts", "no firmware counters");
 		return;
 	}
+	spin_secondaries(true);	/* no wake-up IPI in the counts */
 	csr_set(CSR_SIE, SIE_SSIE);
 	local_irq_enable();
 	for (i = 0; i < sizeof(fw_cases) / sizeof(fw_cases[0]); i++) {
@@ -383,6 +384,7 @@ void test_pmu_fw_events(void)
 			 "S-mode load access faults (loads from 0x80000000)");
 	check_tally_events();
 	pmu_release_all();
+	spin_secondaries(false);
 }
 
 /* ---- HSM stop / start ------------------------------------------------- */
