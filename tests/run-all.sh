@@ -154,8 +154,10 @@ host_checks() {
 	local status=0 t
 	# no circular calls between the firmware's files (its objects, read by nm)
 	"$root/scripts/check-calls.py" "$out/platform/generic/obj" || status=1
+	# each directory's variants (plain, sanitizers, build options) are
+	# compiled side by side: from a clean clone this job is mostly compiling
 	for t in sbi pmu board ntrace; do
-		make -s -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
+		make -s -j"$(nproc)" -C "$root/tests/unit/$t" O="$out/host/$t" || status=1
 	done
 	"$root/tests/dt/run.sh" "$out" || status=1
 	# this runner's own failure path, on stub jobs; the build caches' keep-or-build
@@ -296,8 +298,8 @@ job unit-host unit 100 host_checks build-fw
 job unit-fuzz unit 70 unit_fuzz build-fw
 job quick-host quick 45 host_checks build-fw
 job quick-sbi quick 30 quick_sbi build-fw
-job sbi sbi 85 sbi_rv64 build-fw-variants
-job sbi-rv32 sbi 20 sbi_rv32 build-fw-variants
+job sbi sbi 30 sbi_rv64 build-fw-variants
+job sbi-rv32 sbi 10 sbi_rv32 build-fw-variants
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
 	job linux-boards linux 15 linux_boards build-linux-6.1 build-fw
