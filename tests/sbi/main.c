@@ -149,16 +149,6 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 	}
 	/* "sse": the SSE run (run.sh: Sscofpmf CPU, for the PMU overflow event) */
 	if (boot_arg(machine.bootargs, "sse")) {
-		/* The secondaries spin here, as these checks were written
-		 * against.  With the WFI wait (smp.c) hart 1 faults after
-		 * test_suspend_wake's retentive wake-up: the event's entry
-		 * there is sse_entry_own_stack, which never puts the
-		 * interrupted sp back, so the command returns on the SSE
-		 * stack (sp 0x80237f50 before, 0x8030ee20 after), and the
-		 * idle loop's first stack slot reads 0.  The spin used no
-		 * stack slot and never noticed.  A payload bug, to fix
-		 * before this run sleeps too. */
-		spin_secondaries(true);
 		test_sse();
 		finish();
 	}

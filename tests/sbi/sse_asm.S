@@ -12,21 +12,46 @@
 	.option	push
 	.option	norvc
 
+/* Saves x1, x3..x31 in the frame at sp (regs[n] = xn). */
+	.macro	save_regs
+	.irp	n, 1,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	sd	x\n, \n * 8(sp)
+	.endr
+	.endm
+
 /* ENTRY_PC of every test event. The firmware enters with a6 = hartid,
  * a7 = ENTRY_ARG and every other register as interrupted; sp is the
  * interrupted stack (S-mode was interrupted on a stack of its own).
  * Saves x1..x31 in a frame (regs[n] = xn, regs[2] = the interrupted sp),
- * calls sse_handler(arg, hartid, regs), puts back everything but a6/a7
- * and calls complete, which resumes the interrupted context. */
+ * calls sse_handler(arg, hartid, regs), puts back everything but a6/a7,
+ * sp from regs[2], and calls complete, which resumes the interrupted
+ * context. */
 	.align	2
 	.globl	sse_entry
 sse_entry:
 	addi	sp, sp, -NREGS * 8
-	.irp	n, 1,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-	sd	x\n, \n * 8(sp)
-	.endr
+	save_regs
 	addi	t0, sp, NREGS * 8
 	sd	t0, 2 * 8(sp)
+	j	sse_call
+
+/* ENTRY_PC for an event that may interrupt a resume_addr (non-retentive
+ * resume: sp and tp undefined there): a stack of its own, tp = hartid.
+ * Every register but tp, a6, a7 as interrupted, sp too: the event may
+ * as well interrupt a hart with a stack (a retentive suspend), which
+ * must go on on it (it went on on this stack until the idle secondaries
+ * slept in WFI and one read a slot of it: tests/sbi/smp.c). */
+	.align	2
+	.globl	sse_entry_own_stack
+sse_entry_own_stack:
+	mv	tp, a6
+	mv	a6, sp
+	la	sp, sse_own_stack_top - NREGS * 8
+	sd	a6, 2 * 8(sp)
+	mv	a6, tp
+	save_regs
+
+sse_call:
 	mv	a0, a7
 	mv	a1, a6
 	mv	a2, sp
@@ -34,22 +59,12 @@ sse_entry:
 	.irp	n, 1,3,4,5,6,7,8,9,10,11,12,13,14,15,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	ld	x\n, \n * 8(sp)
 	.endr
-	addi	sp, sp, NREGS * 8
+	ld	sp, 2 * 8(sp)
 	li	a6, SSE_COMPLETE
 	li	a7, SSE_EID
 	ecall
 	/* complete never comes back here */
 1:	j	1b
-
-/* ENTRY_PC for an event that may interrupt a resume_addr (non-retentive
- * resume: sp and tp undefined there): a stack of its own, tp = hartid,
- * then sse_entry. Every register but sp, tp, a6, a7 as interrupted. */
-	.align	2
-	.globl	sse_entry_own_stack
-sse_entry_own_stack:
-	la	sp, sse_own_stack_top
-	mv	tp, a6
-	j	sse_entry
 
 /* void sse_regs_probe(unsigned long event, unsigned long hartid,
  *		       unsigned long *out): sbi_sse_inject(event, hartid) with
