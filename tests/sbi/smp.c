@@ -143,8 +143,10 @@ void spin_secondaries(bool on)
 
 	secondaries_spin = on;
 	mb();
-	for (i = 0; on && i < nr_secondaries; i++)
-		wake(secondaries[i]);
+	if (!on)
+		return;
+	for (i = 0; i < nr_secondaries; i++)
+		wake(secondaries[i]);	/* to spin from now on */
 }
 
 /* start.S jumps here with a0 = hartid, a1 = opaque, after hart_start
