@@ -22,10 +22,11 @@
 # of Tally/NexRv is at most 0.95.  The table goes to <out>/trace/nexrv/sizes.md.
 #
 # NexRv is built from its sources as they are, with one addition: its
-# sscanf calls go to tests/trace/nexrv-scan.c, which reads a PCSEQ line's
-# address itself (glibc's sscanf was two thirds of NexRv's encoding time)
-# and gives every call what glibc's would; a check compares that build
-# with NexRv as it is on one program ("fast parse").
+# sscanf and fprintf calls go to tests/trace/nexrv-io.c, which reads a
+# PCSEQ line's address and writes a decoded one itself (glibc's sscanf was
+# two thirds of NexRv's encoding time, fprintf half of its decoding) and
+# gives every call what glibc's would; a check compares that build with
+# NexRv as it is on one program ("fast I/O").
 #
 # Recordings, their conversion and NexRv's streams are cached in
 # <out>/trace/nexrv-cache, keyed by their inputs (the program's ELF or the
@@ -71,15 +72,15 @@ if [[ -z $src ]]; then
 	skip "no NexRv sources (../shared/anchors/nexrv or NEXRV_SRC): no cross-check"
 	exit 0
 fi
-nexrv="$work/nexrv"		# NexRv with the fast line parser (nexrv-scan.c)
-nexrv_stock="$work/nexrv-stock"	# NexRv as it is, to check that parser against
+nexrv="$work/nexrv"		# NexRv with the fast line I/O (nexrv-io.c)
+nexrv_stock="$work/nexrv-stock"	# NexRv as it is, to check nexrv-io.c against
 convert="$work/nexrv-convert"
 util="$work/nexrv-util"
 # NexRv, the converter and nexrv-util are built again only when their
 # sources, a header or the compiler changed (tests/lib/cache.sh)
 build_helpers() {
-	gcc -O2 -w -include "$root/tests/trace/nexrv-scan.h" -o "$nexrv" "$src"/*.c \
-		"$root/tests/trace/nexrv-scan.c" &&
+	gcc -O2 -w -include "$root/tests/trace/nexrv-io.h" -o "$nexrv" "$src"/*.c \
+		"$root/tests/trace/nexrv-io.c" &&
 	gcc -O2 -w -o "$nexrv_stock" "$src"/*.c &&
 	gcc -O2 -Wall -Wextra -Werror -I"$root/include" "$root/tests/trace/nexrv-convert.c" \
 		"$root"/lib/ntrace/*.c -o "$convert" &&
@@ -92,7 +93,7 @@ stamps=$work
 # shellcheck disable=SC2046
 helpers_key=$(hash_inputs "$(gcc --version | head -n 1)" "$0" "$src"/*.c "$src"/*.h \
 	"$root/tests/trace/nexrv-convert.c" "$root/tests/trace/nexrv-util.c" "$root"/lib/ntrace/*.c \
-	"$root"/tests/trace/nexrv-scan.[ch] $(find "$root/include" -name '*.h' | sort))
+	"$root"/tests/trace/nexrv-io.[ch] $(find "$root/include" -name '*.h' | sort))
 if ! build_kept helpers "$helpers_key" "$nexrv" "$nexrv_stock" "$convert" "$util" -- build_helpers 2>"$work/build.log" ||
    ! make -s -C "$root/tools" O="$out/host/tools" >>"$work/build.log" 2>&1 ||
    ! make -s -C "$root/tests/trace/nexrv-corpus" O="$out/trace/corpus" >>"$work/build.log" 2>&1; then
@@ -126,7 +127,7 @@ tally_limit=4194296	# the largest I-CNT limit (22-bit I-CNT fields)
 
 qemu_version=$(qemu-system-riscv64 --version | head -1)
 tool_key=$(cat "$root/tools/tally-trace-plugin.c" "$root/tests/trace/nexrv-convert.c" \
-	   "$root/lib/ntrace/ntrace_isa.c" "$src"/*.c "$root"/tests/trace/nexrv-scan.[ch] |
+	   "$root/lib/ntrace/ntrace_isa.c" "$src"/*.c "$root"/tests/trace/nexrv-io.[ch] |
 	   sha256sum | cut -c1-16)
 
 # record NAME FROM MAX FILES... -- QEMU...: records (or finds in the cache)
@@ -294,11 +295,11 @@ check() {
 	rm -f "$work"/t.ntr* "$work/t.out"
 }
 
-# fast_parse NAME: NexRv built with the fast line parser (nexrv-scan.c)
-# against NexRv as it is, on the slice in $dir: for every setting, the
-# same stream, output and exit status of the encoder, and the same decode
-# of the stream (NexRv's decoder reads the PCINFO lines with it)
-fast_parse() {
+# fast_io NAME: NexRv built with the fast line I/O (nexrv-io.c) against
+# NexRv as it is, on the slice in $dir: for every setting, the same stream,
+# output and exit status of the encoder, and the same decode of the stream
+# (NexRv's decoder reads the PCINFO lines and writes the addresses with it)
+fast_io() {
 	local name=$1 v b differ=()
 	for v in "${variants[@]}"; do
 		for b in nexrv nexrv_stock; do
@@ -316,9 +317,9 @@ fast_parse() {
 	done
 	cmp -s "$work/nexrv.out" "$work/nexrv_stock.out" || differ+=("-deco")
 	if ((${#differ[@]} == 0)) && [[ -s $work/nexrv.out ]]; then
-		pass "fast parse: NexRv with nexrv-scan.c encodes $name as NexRv as it is (${#variants[@]} settings, output and stream) and decodes it the same"
+		pass "fast I/O: NexRv with nexrv-io.c encodes $name as NexRv as it is (${#variants[@]} settings, output and stream) and decodes it the same"
 	else
-		fail "fast parse: NexRv with nexrv-scan.c differs from NexRv as it is on $name: ${differ[*]:-no decode}"
+		fail "fast I/O: NexRv with nexrv-io.c differs from NexRv as it is on $name: ${differ[*]:-no decode}"
 	fi
 	rm -f "$work"/nexrv.{nex,log,out} "$work"/nexrv_stock.{nex,log,out}
 }
@@ -333,7 +334,7 @@ for elf in "$out"/trace/corpus/*.elf; do
 		continue
 	fi
 	check "$name"
-	[[ -n ${fast_parse_done:-} ]] || { fast_parse "$name"; fast_parse_done=1; }
+	[[ -n ${fast_io_done:-} ]] || { fast_io "$name"; fast_io_done=1; }
 done
 
 # Tally's boot to its S-mode test payload (the trace suite's run), from Tally's entry
