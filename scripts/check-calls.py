@@ -76,9 +76,20 @@ def objects(objdir):
     return found
 
 
+NM_OUTPUT = {}
+
+
+def nm_output(nm, obj):
+    """nm's listing of one object, run once: three graphs read each object."""
+    if obj not in NM_OUTPUT:
+        NM_OUTPUT[obj] = subprocess.run([nm, obj], check=True, capture_output=True,
+                                        text=True).stdout
+    return NM_OUTPUT[obj]
+
+
 def symbols(nm, obj, types):
     """(symbols of the given nm types defined, symbols left undefined) of one object."""
-    out = subprocess.run([nm, obj], check=True, capture_output=True, text=True).stdout
+    out = nm_output(nm, obj)
     defined, undefined = set(), set()
     for line in out.splitlines():
         parts = line.split()
