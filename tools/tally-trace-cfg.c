@@ -213,9 +213,14 @@ int cfg_format_text(const struct ntrace_config *cfg, char *out, size_t cap)
 
 int save_cfg(const char *path)
 {
+	return save_cfg_of(&trace_cfg, path);
+}
+
+int save_cfg_of(const struct ntrace_config *cfg, const char *path)
+{
 	char text[2048];
 	FILE *f = fopen(path, "w");
-	int n = cfg_format_text(&trace_cfg, text, sizeof(text));
+	int n = cfg_format_text(cfg, text, sizeof(text));
 
 	if (!f)
 		return -1;

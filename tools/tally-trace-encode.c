@@ -104,6 +104,8 @@ static void make_record(struct feeder *fd, uint64_t pc, uint8_t priv, bool has_n
 		return;
 	}
 	ntrace_enc_retire(&fd->enc, &r);
+	for (int i = 0; i < fd->nmore; i++)
+		ntrace_enc_retire(&fd->more[i].enc, &r);
 }
 
 /* One executed instruction; in: its classification if known (else the image's) */
@@ -155,6 +157,8 @@ void feed_end(struct feeder *fd)
 			fd->nrecs, t, t > 0 ? (double)fd->nrecs / t / 1e6 : 0.0);
 	}
 	ntrace_enc_stop(&fd->enc, NTRACE_EVCODE_TRACE_DISABLED);
+	for (int i = 0; i < fd->nmore; i++)
+		ntrace_enc_stop(&fd->more[i].enc, NTRACE_EVCODE_TRACE_DISABLED);
 }
 
 /* --addresses: the executed sequence, in the --format asked for. */
@@ -189,34 +193,63 @@ void feeder_init(struct feeder *fd, const struct opts *o)
 		fd->recs = malloc(fd->caprecs * sizeof(*fd->recs));
 	}
 	ntrace_enc_init(&fd->enc, &trace_cfg, obuf_sink, &fd->out);
+	if (o->nmore) {
+		fd->more = calloc((size_t)o->nmore, sizeof(*fd->more));
+		if (!fd->more)
+			exit(2);
+		fd->nmore = o->nmore;
+		for (int i = 0; i < o->nmore; i++)
+			ntrace_enc_init(&fd->more[i].enc, &o->more[i].cfg, obuf_sink, &fd->more[i].out);
+	}
 	if (o->addresses)
 		fd->addresses = open_addresses(o->addresses, o);
 }
 
-int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
+/* T.ntr, T.ntr.cfg and T.ntr.code of one encoder: 0, or 1 after saying which failed. */
+static int write_stream(const char *out, const struct obuf *b, const struct ntrace_config *cfg)
 {
 	char path[4096];
-	FILE *f;
+	FILE *f = fopen(out, "wb");
+
+	if (!f || fwrite(b->b, 1, b->n, f) != b->n || fclose(f)) {
+		fprintf(stderr, "tally-trace: cannot write %s\n", out);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s.cfg", out);
+	if (save_cfg_of(cfg, path)) {
+		fprintf(stderr, "tally-trace: cannot write %s\n", path);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s.code", out);
+	if (image_save_words(path)) {
+		fprintf(stderr, "tally-trace: cannot write %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
+{
+	int error;
 
 	feed_end(fd);
+	error = fd->enc.error;
 	if (fd->addresses && close_addresses(fd->addresses))
 		return 1;
 	if (!o->out)
 		return 0;
-	f = fopen(o->out, "wb");
-	if (!f || fwrite(fd->out.b, 1, fd->out.n, f) != fd->out.n || fclose(f)) {
-		fprintf(stderr, "tally-trace: cannot write %s\n", o->out);
+	if (write_stream(o->out, &fd->out, &trace_cfg))
 		return 1;
-	}
-	snprintf(path, sizeof(path), "%s.cfg", o->out);
-	if (save_cfg(path)) {
-		fprintf(stderr, "tally-trace: cannot write %s\n", path);
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s.code", o->out);
-	if (image_save_words(path)) {
-		fprintf(stderr, "tally-trace: cannot write %s\n", path);
-		return 1;
+	/* --and: each further encoder's line first, the run's summary last */
+	for (int i = 0; i < fd->nmore; i++) {
+		if (write_stream(o->more[i].out, &fd->more[i].out, &o->more[i].cfg))
+			return 1;
+		error |= fd->more[i].enc.error;
+		if (!o->quiet)
+			fprintf(stderr, "tally-trace: %s: %llu messages, %zu bytes, %.3f bits/instruction\n",
+				o->more[i].out, (unsigned long long)fd->more[i].enc.messages,
+				fd->more[i].out.n, fd->executed ?
+				8.0 * (double)fd->more[i].out.n / (double)fd->executed : 0.0);
 	}
 	if (!o->quiet)
 		fprintf(stderr,
@@ -226,5 +259,5 @@ int feeder_finish(struct feeder *fd, const struct opts *o, double secs)
 			fd->out.n, fd->executed ? 8.0 * (double)fd->out.n / (double)fd->executed : 0.0,
 			(unsigned long long)fd->traps, (unsigned long long)fd->unknown_code,
 			(unsigned long long)fd->restarted, secs);
-	return fd->enc.error ? 1 : 0;
+	return error ? 1 : 0;
 }

@@ -421,9 +421,18 @@ int cmd_record(struct opts *o)
 	if (o->plugin) {
 		const char *so = *o->plugin ? o->plugin : default_plugin();
 
-		if (trace_cfg.trTeContext) {
+		bool context = trace_cfg.trTeContext;
+
+		for (int i = 0; i < o->nmore; i++)
+			context |= o->more[i].cfg.trTeContext;
+		if (context) {
 			fprintf(stderr, "tally-trace: --context needs the privilege level, which a "
 				"QEMU 7.2 plugin cannot read: record without --plugin\n");
+			return 2;
+		}
+		if (o->nmore && ntrace_src_bits(&trace_cfg)) {
+			fprintf(stderr, "tally-trace: --and: one encoder per hart (--plugin with "
+				"--src-bits) takes no other encoder\n");
 			return 2;
 		}
 		snprintf(plugin_arg, sizeof(plugin_arg), "%s,out=%s", so ? so : "", fifo);

@@ -100,21 +100,56 @@ static uint64_t option_number(const char *option, const char *value)
 	return v;
 }
 
-static void set_control_option(const char *option, const struct control_option *c, const char *v)
+static void set_control_option(struct ntrace_config *cfg, const char *option,
+			       const struct control_option *c, const char *v)
 {
 	char err[160];
 
-	if (set_control_checked(&trace_cfg, c->control, c->value ? option_number(option, v) : 1,
+	if (set_control_checked(cfg, c->control, c->value ? option_number(option, v) : 1,
 				err, sizeof(err)))
 		option_error(option, c->value ? v : "", err);
 }
 
+/* Exits saying why controls cannot be used (which: "" or " of encoder N"). */
+static void check_controls(const struct ntrace_config *cfg, const struct opts *o, const char *which)
+{
+	struct ntrace_config_fault fault;
+	char why[160];
+
+	if (!ntrace_config_explain(cfg, &fault))
+		return;
+	config_fault_text(&fault, why, sizeof(why));
+	fprintf(stderr, "tally-trace: invalid trace controls%s: %s%s\n", which, why,
+		o->nelf && fault.control == ntrace_control_find("xlen") ? " (from the ELF files)" : "");
+	exit(2);
+}
+
+/* --and N: each encoder after the first has its own controls and -o. */
+static void check_more_encoders(struct opts *o)
+{
+	char which[32];
+
+	if (o->nmore && !o->out) {
+		fprintf(stderr, "tally-trace: --and: encoder 1 has no -o\n");
+		exit(2);
+	}
+	for (int i = 0; i < o->nmore; i++) {
+		snprintf(which, sizeof(which), " of encoder %d", i + 2);
+		if (!o->more[i].out) {
+			fprintf(stderr, "tally-trace: --and: encoder %d has no -o\n", i + 2);
+			exit(2);
+		}
+		if (o->nelf)
+			o->more[i].cfg.xlen = (uint8_t)image_xlen;
+		check_controls(&o->more[i].cfg, o, which);
+	}
+}
+
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
+	struct ntrace_config *cfg = &trace_cfg;	/* the controls of the encoder being read */
 	const struct control_option *c;
-	struct ntrace_config_fault fault;
 	char *cfgfile = NULL, *end;
-	char why[160];
 
 	/* the side file first, so that options override it */
 	for (int i = 2; i < argc - 1; i++) {
@@ -133,17 +168,22 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		if (!strcmp(a, "--")) {
 			o->qemu = argv + i + 1;
 			break;
+		} else if (!strcmp(a, "--and")) {
+			if (o->nmore == MAX_MORE_ENCODERS)
+				option_error(a, "", "at most 32 encoders");
+			cfg = &o->more[o->nmore++].cfg;
+			ntrace_config_default(cfg);
 		} else if (!strcmp(a, "--mode")) {
 			NEEDV();
 			o->mode_set = true;
 			if (strcmp(v, "btm") && strcmp(v, "htm"))
 				option_error(a, v, "btm or htm");
-			trace_cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM :
-								    NTRACE_INST_MODE_BTM;
+			cfg->trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM :
+							       NTRACE_INST_MODE_BTM;
 		} else if ((c = control_option(a))) {
 			if (c->value)
 				NEEDV();
-			set_control_option(a, c, v);
+			set_control_option(cfg, a, c, v);
 		} else if (!strcmp(a, "--elf") || !strcmp(a, "--raw") || !strcmp(a, "--code") ||
 			   !strcmp(a, "--syms")) {
 			NEEDV();
@@ -167,7 +207,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->strict = false;
 		} else if (!strcmp(a, "-o")) {
 			NEEDV();
-			o->out = v;
+			if (o->nmore)
+				o->more[o->nmore - 1].out = v;
+			else
+				o->out = v;
 		} else if (!strcmp(a, "--addresses")) {
 			NEEDV();
 			o->addresses = v;
@@ -208,13 +251,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (o->nelf)
 		trace_cfg.xlen = (uint8_t)image_xlen;
-	if (ntrace_config_explain(&trace_cfg, &fault)) {
-		config_fault_text(&fault, why, sizeof(why));
-		fprintf(stderr, "tally-trace: invalid trace controls: %s%s\n", why,
-			o->nelf && fault.control == ntrace_control_find("xlen") ?
-			" (from the ELF files)" : "");
-		exit(2);
-	}
+	check_controls(&trace_cfg, o, "");
+	check_more_encoders(o);
 	if (o->src >= 0 && ntrace_src_bits(&trace_cfg) && o->src >> ntrace_src_bits(&trace_cfg)) {
 		fprintf(stderr, "tally-trace: --src %d: above the %u-bit SRC field (trTeSrcBits)\n",
 			o->src, ntrace_src_bits(&trace_cfg));
@@ -234,6 +272,11 @@ int main(int argc, char **argv)
 	ntrace_config_default(&trace_cfg);
 	signal(SIGPIPE, SIG_DFL);
 	parse_opts(argc, argv, &o);
+	if (o.nmore && ((strcmp(cmd, "record") && strcmp(cmd, "encode")) || o.bench)) {
+		fprintf(stderr, "tally-trace: --and: more than one encoder is for encode and "
+			"record, without --bench\n");
+		return 2;
+	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(&o);
 	if (!strcmp(cmd, "encode"))

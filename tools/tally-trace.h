@@ -33,8 +33,20 @@ enum addr_format { ADDR_HEX, ADDR_PCONLY, ADDR_PCSEQ };
 /* The trace controls in use: defaults, then the side file, then options. */
 extern struct ntrace_config trace_cfg;
 
+/*
+ * encode, record: --and starts one more encoder of the same instructions,
+ * with its own trace controls (from the defaults) and -o.
+ */
+#define MAX_MORE_ENCODERS 31
+struct more_encoder {
+	struct ntrace_config cfg;
+	const char *out;
+};
+
 struct opts {
 	const char *out, *addresses, *svg, *cfgfile, *code, *input;
+	struct more_encoder more[MAX_MORE_ENCODERS];	/* --and */
+	int nmore;
 	const char *plugin;	/* record: the TCG plugin trace source */
 	bool symbols, quiet, bench;
 	bool strict;		/* decode: refuse counts wider than chapter 6's limits */
@@ -86,6 +98,7 @@ int addr_out_finish(struct addr_out *a);
 /* ---- tally-trace-cfg.c: the side file ------------------------------------ */
 
 int save_cfg(const char *path);
+int save_cfg_of(const struct ntrace_config *cfg, const char *path);
 /* Reads a side file into trace_cfg; exits with the line at fault if it is wrong. */
 void load_cfg(const char *path);
 /* cfg as a side file's text: the length it needs (as snprintf). */
@@ -105,6 +118,12 @@ int parse_number(const char *s, uint64_t *v);
 struct feeder {
 	struct ntrace_encoder enc;
 	struct obuf out;
+	/* --and: the other encoders, each retiring every record enc does */
+	struct feeder_more {
+		struct ntrace_encoder enc;
+		struct obuf out;
+	} *more;
+	int nmore;
 	struct addr_out *addresses;	/* --addresses */
 	uint64_t q_pc[3];
 	uint8_t q_priv[3];

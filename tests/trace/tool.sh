@@ -142,6 +142,20 @@ if "$tool" encode -q --mode htm -o "$work/seq.ntr" "$work/loop.pcseq" &&
 else
 	fail "encode PCSEQ: streams differ or the decode does"
 fi
+# --and: two encoders in one run write what two runs write (stream, side
+# file, code), and an encoder without -o is refused
+if "$tool" encode -q --mode btm --repeat-branch -o "$work/one-a.ntr" "$work/loop.pcseq" &&
+   "$tool" encode -q --mode htm --implicit-return 3 -o "$work/one-b.ntr" "$work/loop.pcseq" &&
+   "$tool" encode -q --mode btm --repeat-branch -o "$work/two-a.ntr" \
+	--and --mode htm --implicit-return 3 -o "$work/two-b.ntr" "$work/loop.pcseq" &&
+   (for s in a b; do for f in ntr ntr.cfg ntr.code; do
+	cmp -s "$work/one-$s.$f" "$work/two-$s.$f" || exit 1; done; done) &&
+   ! "$tool" encode -q -o "$work/two-a.ntr" --and --mode htm "$work/loop.pcseq" 2>"$work/and.log" &&
+   grep -q 'encoder 2 has no -o' "$work/and.log"; then
+	pass "encode --and: BTM and HTM encoders in one run write the streams, side files and code of two runs; one without -o is refused"
+else
+	fail "encode --and: $(cat "$work/and.log" 2>/dev/null)"
+fi
 # out: PCSEQ as the input was; PCONLY and hex
 "$tool" decode -q --elf "$work/loop.elf" --format pcseq -o "$work/seq.pcseq" "$work/seq.ntr"
 "$tool" decode -q --elf "$work/loop.elf" --format pconly -o "$work/seq.pconly" "$work/seq.ntr"
