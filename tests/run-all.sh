@@ -288,14 +288,14 @@ job() {
 	job_order+=("$1")
 }
 job build-fw build 40 build_fw
-job build-fw-variants build 70 build_fw_variants build-fw
+job build-fw-variants build 50 build_fw_variants build-fw
 [[ $kvers != *" 6.1 "* ]] || job build-linux-6.1 build 400 build_linux_61
 [[ $kvers != *" 6.12 "* ]] || job build-linux-6.12 build 490 build_linux_612
 # (it reads the 6.1 source tree of build/linux, extracted by build-linux-6.1)
 job build-linux-rv32 build 280 build_linux_rv32 ${job_suite[build-linux-6.1]:+build-linux-6.1}
 job build-kvm build 40 build_kvm build-linux-6.12
-job unit-host unit 100 host_checks build-fw
-job unit-fuzz unit 70 unit_fuzz build-fw
+job unit-host unit 75 host_checks build-fw
+job unit-fuzz unit 50 unit_fuzz build-fw
 job quick-host quick 45 host_checks build-fw
 job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 30 sbi_rv64 build-fw-variants
@@ -304,18 +304,18 @@ if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
 	job linux-boards linux 15 linux_boards build-linux-6.1 build-fw
 	job hotplug-6.1 linux 35 hotplug_61 build-linux-6.1 build-fw
-	job trace-linux trace 120 trace_linux build-linux-6.1 build-fw
+	job trace-linux trace 90 trace_linux build-linux-6.1 build-fw
 fi
 if [[ $kvers == *" 6.12 "* ]]; then
 	job linux-6.12 linux 100 linux_612 build-linux-6.12 build-fw
 	job linux-6.12-fixed linux 50 linux_612_fixed build-linux-6.12 build-fw-variants
 	job hotplug-6.12 linux 40 hotplug_612 build-linux-6.12 build-fw
-	job kvm kvm 150 kvm_selftests build-kvm build-fw
+	job kvm kvm 135 kvm_selftests build-kvm build-fw
 fi
 job linux-rv32 linux 12 linux_rv32 build-linux-rv32 build-fw-variants
-job trace-boot trace 160 trace_boot build-fw
+job trace-boot trace 100 trace_boot build-fw
 # with a built 6.1 kernel the cross-check also traces its boot
-job trace-nexrv trace 250 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
+job trace-nexrv trace 160 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+build-linux-6.1}
 
 # The runner's own test (tests/runner-test.sh, in the unit suite) runs
 # stub jobs through the scheduler below: TALLY_RUNNER_TEST=1 and the suite
