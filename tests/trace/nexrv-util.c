@@ -2,10 +2,6 @@
 /*
  * The NexRv cross-check's helpers (tests/trace/nexrv-xcheck.sh):
  *
- *   nexrv-util encode [controls] -o T.ntr PCSEQ
- *       a PCSEQ file (nexrv-convert.c), type for type, into Tally's encoder
- *       (lib/ntrace), the controls named as tally-trace names them (until
- *       tally-trace encode reads PCSEQ; the cross-check uses it when it does)
  *   nexrv-util same A B
  *       two lists of addresses, one a line, any hex spelling: equal?
  *   nexrv-util cputime OUT CMD...
@@ -15,127 +11,20 @@
  *       where NexRv's decoder overflows its return stack
  */
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <tally/ntrace.h>
 
 static void die(const char *what)
 {
 	fprintf(stderr, "nexrv-util: %s\n", what);
 	exit(2);
 }
-
-/* ---- encode: PCSEQ into Tally's encoder ------------------------------------ */
-
-static void sink(void *ctx, const uint8_t *bytes, size_t n)
-{
-	if (fwrite(bytes, 1, n, ctx) != n)
-		die("cannot write the stream");
-}
-
-static uint8_t itype_of(const char *t, unsigned *size)
-{
-	uint8_t itype;
-
-	switch (t[0]) {
-	case 'L': itype = NTRACE_ITYPE_NONE; break;
-	case 'B': itype = t[1] == 'N' ? NTRACE_ITYPE_BRANCH_NOT_TAKEN : NTRACE_ITYPE_BRANCH_TAKEN; break;
-	case 'J': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_JUMP_NL : NTRACE_ITYPE_DIRECT_JUMP_NL; break;
-	case 'C': itype = t[1] == 'I' ? NTRACE_ITYPE_INDIRECT_CALL : NTRACE_ITYPE_DIRECT_CALL; break;
-	case 'R': itype = NTRACE_ITYPE_RETURN; break;
-	default: die("unknown PCSEQ type");
-	}
-	while (*t && (*t < '0' || *t > '9'))
-		t++;
-	*size = (unsigned)atoi(t);
-	if (*size != 2 && *size != 4)
-		die("PCSEQ size is not 2 or 4");
-	return itype;
-}
-
-static int cmd_encode(int argc, char **argv)
-{
-	struct ntrace_config cfg;
-	struct ntrace_encoder *e = malloc(sizeof(*e));
-	const char *out = NULL, *input = NULL;
-	FILE *in, *f;
-	char line[128];
-	uint64_t n = 0;
-
-	if (!e)
-		die("out of memory");
-	ntrace_config_default(&cfg);
-	for (int a = 2; a < argc; a++) {
-		const char *v = a + 1 < argc ? argv[a + 1] : "";
-
-		if (!strcmp(argv[a], "--mode")) {
-			cfg.trTeInstMode = !strcmp(v, "htm") ? NTRACE_INST_MODE_HTM : NTRACE_INST_MODE_BTM;
-			a++;
-		} else if (!strcmp(argv[a], "--implicit-return")) {
-			cfg.trTeInstImplicitReturnMode = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--stack-depth")) {
-			cfg.ret_stack_depth = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--icnt-limit")) {
-			cfg.icnt_limit = (uint32_t)strtoul(v, NULL, 0);
-			a++;
-		} else if (!strcmp(argv[a], "--hist-bits")) {
-			cfg.hist_bits = (uint8_t)atoi(v);
-			a++;
-		} else if (!strcmp(argv[a], "--repeat-history")) {
-			cfg.trTeInstEnRepeatedHistory = true;
-		} else if (!strcmp(argv[a], "--repeat-branch")) {
-			cfg.repeat_branch = true;
-		} else if (!strcmp(argv[a], "-o")) {
-			out = v;
-			a++;
-		} else if (argv[a][0] == '-') {
-			die("unknown option");
-		} else {
-			input = argv[a];
-		}
-	}
-	if (!out || !input)
-		die("usage: encode [controls] -o T.ntr PCSEQ");
-	in = fopen(input, "r");
-	f = fopen(out, "wb");
-	if (!in || !f)
-		die("cannot open a file");
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
-	if (ntrace_enc_init(e, &cfg, sink, f))
-		die("invalid trace controls");
-	while (fgets(line, sizeof(line), in)) {
-		struct ntrace_ingress r = { .priv = 3 };
-		char *comma = strchr(line, ',');
-		unsigned size;
-
-		if (line[0] == '.' || !comma)
-			continue;
-		r.addr = strtoull(line, NULL, 16);
-		r.itype = itype_of(comma + 1, &size);
-		r.ilen = (uint8_t)size;
-		r.tstamp = n++;
-		ntrace_enc_retire(e, &r);
-	}
-	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED);
-	if (e->error)
-		die(ntrace_strerror(e->error));
-	if (fclose(f))
-		die("cannot write the stream");
-	fclose(in);
-	fprintf(stderr, "nexrv-util: %llu instructions, %llu messages, %llu bytes\n",
-		(unsigned long long)n, (unsigned long long)e->messages,
-		(unsigned long long)e->bytes);
-	free(e);
-	return 0;
-}
-
-/* ---- same: two lists of addresses, one a line, compared as numbers ------- */
 
 /*
  * A line's address: hex digits, with or without 0x, in either case (NexRv
@@ -263,14 +152,12 @@ static int cmd_cputime(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "encode"))
-		return cmd_encode(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "same"))
 		return cmd_same(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "cputime"))
 		return cmd_cputime(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "stackcheck"))
 		return cmd_stackcheck(argc, argv);
-	fprintf(stderr, "usage: nexrv-util encode|same|cputime|stackcheck ... (see the source)\n");
+	fprintf(stderr, "usage: nexrv-util same|cputime|stackcheck ... (see the source)\n");
 	return 2;
 }
