@@ -26,6 +26,7 @@ folders LAYERS names for it.
 Usage: scripts/check-calls.py <obj-dir>   (e.g. build/platform/generic/obj)
 Prints one PASS/FAIL line per checked directory; exits 1 on any FAIL.
 """
+import functools
 import os
 import re
 import shutil
@@ -76,15 +77,10 @@ def objects(objdir):
     return found
 
 
-NM_OUTPUT = {}
-
-
+@functools.cache
 def nm_output(nm, obj):
     """nm's listing of one object, run once: three graphs read each object."""
-    if obj not in NM_OUTPUT:
-        NM_OUTPUT[obj] = subprocess.run([nm, obj], check=True, capture_output=True,
-                                        text=True).stdout
-    return NM_OUTPUT[obj]
+    return subprocess.run([nm, obj], check=True, capture_output=True, text=True).stdout
 
 
 def symbols(nm, obj, types):

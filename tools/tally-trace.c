@@ -124,11 +124,19 @@ static void check_controls(const struct ntrace_config *cfg, const struct opts *o
 	exit(2);
 }
 
-/* --and N: each encoder after the first has its own controls and -o. */
-static void check_more_encoders(struct opts *o)
+/*
+ * --and: more encoders are for encode and record (not --bench), and each
+ * encoder has its own -o; those after the first get the ELF files' xlen.
+ */
+static void check_more_encoders(struct opts *o, const char *cmd)
 {
 	char which[32];
 
+	if (o->nmore && ((strcmp(cmd, "record") && strcmp(cmd, "encode")) || o->bench)) {
+		fprintf(stderr, "tally-trace: --and: more than one encoder is for encode and "
+			"record, without --bench\n");
+		exit(2);
+	}
 	if (o->nmore && !o->out) {
 		fprintf(stderr, "tally-trace: --and: encoder 1 has no -o\n");
 		exit(2);
@@ -252,7 +260,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	if (o->nelf)
 		trace_cfg.xlen = (uint8_t)image_xlen;
 	check_controls(&trace_cfg, o, "");
-	check_more_encoders(o);
+	check_more_encoders(o, argv[1]);
 	if (o->src >= 0 && ntrace_src_bits(&trace_cfg) && o->src >> ntrace_src_bits(&trace_cfg)) {
 		fprintf(stderr, "tally-trace: --src %d: above the %u-bit SRC field (trTeSrcBits)\n",
 			o->src, ntrace_src_bits(&trace_cfg));
@@ -272,11 +280,6 @@ int main(int argc, char **argv)
 	ntrace_config_default(&trace_cfg);
 	signal(SIGPIPE, SIG_DFL);
 	parse_opts(argc, argv, &o);
-	if (o.nmore && ((strcmp(cmd, "record") && strcmp(cmd, "encode")) || o.bench)) {
-		fprintf(stderr, "tally-trace: --and: more than one encoder is for encode and "
-			"record, without --bench\n");
-		return 2;
-	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(&o);
 	if (!strcmp(cmd, "encode"))

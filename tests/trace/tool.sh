@@ -151,8 +151,10 @@ if "$tool" encode -q --mode btm --repeat-branch -o "$work/one-a.ntr" "$work/loop
    (for s in a b; do for f in ntr ntr.cfg ntr.code; do
 	cmp -s "$work/one-$s.$f" "$work/two-$s.$f" || exit 1; done; done) &&
    ! "$tool" encode -q -o "$work/two-a.ntr" --and --mode htm "$work/loop.pcseq" 2>"$work/and.log" &&
-   grep -q 'encoder 2 has no -o' "$work/and.log"; then
-	pass "encode --and: BTM and HTM encoders in one run write the streams, side files and code of two runs; one without -o is refused"
+   grep -q 'encoder 2 has no -o' "$work/and.log" &&
+   ! "$tool" decode -q --and -o "$work/two-b.dec" "$work/two-b.ntr" 2>"$work/and.log" &&
+   grep -q 'is for encode and record' "$work/and.log"; then
+	pass "encode --and: BTM and HTM encoders in one run write the streams, side files and code of two runs; one without -o is refused, and decode --and says it is for encode and record"
 else
 	fail "encode --and: $(cat "$work/and.log" 2>/dev/null)"
 fi
