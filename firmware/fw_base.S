@@ -20,6 +20,30 @@
 	.globl _start
 _start:
 	csrw	mie, zero
+	/*
+	 * Before anything may trap (hart_setup.c's probes), the reset state of
+	 * two extensions of M-mode's own (hart_ext.c): Smdbltrp's mstatus.MDT
+	 * resets to 1 (a trap would be a double trap), and Smrnmi's
+	 * mnstatus.NMIE to 0 (an exception would go to the RNMI handler).  A
+	 * hart without them traps on mnstatus (and on RV32 perhaps mstatush):
+	 * .Lskip steps over the instruction and says so in t1.
+	 */
+	la	t0, .Lskip
+	csrw	mtvec, t0
+#if __riscv_xlen == 32
+	li	t1, 0
+	li	t0, 1 << 10		/* MDT: bit 42 of mstatus, bit 10 of mstatush */
+	csrc	CSR_MSTATUSH, t0
+	seqz	t1, t1
+	la	t0, hart_has_mstatush
+	sw	t1, 0(t0)		/* every hart the same: a plain store */
+#else
+	li	t0, 1
+	slli	t0, t0, 42		/* MSTATUS64_MDT */
+	csrc	mstatus, t0
+#endif
+	li	t0, MNSTATUS_NMIE
+	csrs	CSR_MNSTATUS, t0
 	la	t0, _trap_entry
 	csrw	mtvec, t0
 	mv	s0, a0
@@ -122,8 +146,23 @@ _start:
 	wfi
 	j	.Lpark
 
+	/* _start's trap handler: the next instruction, t1 = 1 (4-byte encodings only) */
+	.align	2
+.Lskip:
+	csrr	t0, mepc
+	addi	t0, t0, 4
+	csrw	mepc, t0
+	li	t1, 1
+	mret
+
 	.section .data
 	.align	3
+#if __riscv_xlen == 32
+	.globl	hart_has_mstatush
+hart_has_mstatush:
+	.word	0
+	.align	3
+#endif
 	.globl	cold_boot_done
 cold_boot_done:
 	.dword	0

@@ -146,6 +146,34 @@ static inline struct hart_scratch *hart_by_id(unsigned long hartid)
 	return &hart_scratch[index];
 }
 
+#if __riscv_xlen == 32
+extern unsigned long hart_has_mstatush;	/* fw_base.S: mstatush did not trap */
+#endif
+
+/*
+ * Smdbltrp: a trap into M-mode sets mstatus.MDT, and a trap taken while it
+ * is set is a double trap (an RNMI, or the hart stops).  M-mode clears it
+ * before code that may trap on purpose and after each trap it handles.
+ * Without Smdbltrp the bit reads 0 and the clear changes nothing.
+ */
+static inline void hart_mdt_clear(void)
+{
+#if __riscv_xlen == 32
+	if (hart_has_mstatush)
+		csr_clear(CSR_MSTATUSH, (unsigned long)(MSTATUS64_MDT >> 32));
+#else
+	csr_clear(mstatus, MSTATUS64_MDT);
+#endif
+}
+
+/* The start of an access that may trap on purpose (guard_trapped says if it did). */
+static inline void hart_guard_begin(struct hart_scratch *s)
+{
+	hart_mdt_clear();
+	s->guard_trapped = 0;
+	s->guard = 1;
+}
+
 /*
  * Guarded CSR access: probes of CSRs that may not exist.  An illegal
  * instruction trap taken while guard is set skips the instruction and
@@ -154,8 +182,7 @@ static inline struct hart_scratch *hart_by_id(unsigned long hartid)
 #define csr_read_guarded(csr, okp) ({					\
 	struct hart_scratch *__s = this_hart();				\
 	unsigned long __v = 0;						\
-	__s->guard_trapped = 0;						\
-	__s->guard = 1;							\
+	hart_guard_begin(__s);						\
 	__asm__ __volatile__("csrr %0, " CSR_STR(csr)			\
 			     : "+r"(__v) :: "memory");			\
 	__s->guard = 0;							\
@@ -165,8 +192,7 @@ static inline struct hart_scratch *hart_by_id(unsigned long hartid)
 #define csr_write_guarded(csr, val) ({					\
 	struct hart_scratch *__s = this_hart();				\
 	unsigned long __v = (unsigned long)(val);			\
-	__s->guard_trapped = 0;						\
-	__s->guard = 1;							\
+	hart_guard_begin(__s);						\
 	__asm__ __volatile__("csrw " CSR_STR(csr) ", %0"		\
 			     :: "r"(__v) : "memory");			\
 	__s->guard = 0;							\

@@ -99,6 +99,28 @@
 #define MENVCFG_PMM_PMLEN_16	(3ULL << MENVCFG_PMM_SHIFT)
 #define MENVCFG_DTE	(1ULL << 59)	/* Ssdbltrp: S-mode double trap */
 #define MENVCFG_ADUE	(1ULL << 61)	/* Svadu: hardware A/D updates */
+#define MENVCFG_CBIE	(3UL << 4)	/* Zicbom: cbo.inval (11: invalidates) */
+#define MENVCFG_CBCFE	(1UL << 6)	/* Zicbom: cbo.clean, cbo.flush */
+#define MENVCFG_CBZE	(1UL << 7)	/* Zicboz: cbo.zero */
+#define MENVCFG_CDE	(1ULL << 60)	/* Smcdeleg: counter delegation */
+#define MENVCFG_PBMTE	(1ULL << 62)	/* Svpbmt: PTE memory types */
+
+/* mstatus.MDT (Smdbltrp), bit 42: on RV32 bit 10 of mstatush (its bits 63:32) */
+#define MSTATUS64_MDT	(1ULL << 42)
+#define CSR_MSTATUSH	0x310
+
+/* Smrnmi: the resumable NMI state */
+#define CSR_MNSCRATCH	0x740
+#define CSR_MNEPC	0x741
+#define CSR_MNCAUSE	0x742
+#define CSR_MNSTATUS	0x744
+#define MNSTATUS_NMIE	(1UL << 3)	/* RNMIs on; while 0, M-mode traps go to the RNMI handler */
+
+/* Zkr: mseccfg.SSEED/USEED let S/U-mode read the seed CSR */
+#define CSR_MSECCFG	0x747
+#define CSR_MSECCFGH	0x757
+#define MSECCFG_USEED	(1UL << 8)
+#define MSECCFG_SSEED	(1UL << 9)
 
 /* satp: the MODE field (0 = Bare) */
 #if __riscv_xlen == 32
@@ -201,10 +223,18 @@
 #define CSR_MVIEN	0x308
 #define CSR_MVIP	0x309
 #define CSR_SISELECT	0x150	/* Ssaia: S-mode's window (probed only) */
-#define CSR_MSTATEEN0	0x30C
-#define CSR_MSTATEEN0H	0x31C	/* RV32: bits 63:32 */
-#define MSTATEEN0_IMSIC	(1ULL << 58)	/* S-mode may use its IMSIC file (stopei, sireg) */
-#define MSTATEEN0_AIA	(1ULL << 59)	/* S-mode may use the other AIA CSRs */
+#define CSR_MSTATEEN0	0x30C	/* mstateen1-3: 0x30D-0x30F */
+#define CSR_MSTATEEN0H	0x31C	/* RV32: bits 63:32; mstateen1h-3h: 0x31D-0x31F */
+/* mstateen0 (Smstateen): what S-mode (and HS-mode's guests) may touch */
+#define MSTATEEN0_JVT	(1ULL << 2)	/* Zcmt: jvt */
+#define MSTATEEN0_FCSR	(1ULL << 1)	/* Zfinx: fcsr */
+#define MSTATEEN0_SRMCFG (1ULL << 55)	/* Ssqosid: srmcfg */
+#define MSTATEEN0_CONTEXT (1ULL << 57)	/* Sdtrig: scontext, hcontext */
+#define MSTATEEN0_IMSIC	(1ULL << 58)	/* S-mode may use its IMSIC file (stopei, vstopei) */
+#define MSTATEEN0_AIA	(1ULL << 59)	/* S-mode may use the other AIA CSRs (stopi, ...) */
+#define MSTATEEN0_CSRIND (1ULL << 60)	/* siselect, sireg*: the IMSIC driver's window too */
+#define MSTATEEN0_ENVCFG (1ULL << 62)	/* senvcfg, henvcfg */
+#define MSTATEEN_SE	(1ULL << 63)	/* mstateenN: sstateenN, hstateenN (SE0 in mstateen0) */
 /* miselect values of an IMSIC file's registers (AIA spec, "IMSIC") */
 #define IMSIC_EIDELIVERY	0x70
 #define IMSIC_EITHRESHOLD	0x72

@@ -295,8 +295,7 @@ static bool fetch_insn(unsigned long pc, unsigned long *insn)
 	struct hart_scratch *me = this_hart();
 	unsigned long lo, hi = 0;
 
-	me->guard_trapped = 0;
-	me->guard = 1;
+	hart_guard_begin(me);
 	lo = smode_load_parcel(pc);
 	if (!me->guard_trapped && (lo & 3) == 3)
 		hi = smode_load_parcel(pc + 2);

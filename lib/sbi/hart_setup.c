@@ -9,9 +9,11 @@
  */
 #include <libfdt.h>
 #include <tally/board.h>
+#include <tally/console.h>
 #include <tally/fdt_helpers.h>
 #include <tally/fdt_validate.h>
 #include <tally/hart.h>
+#include <tally/hart_ext.h>
 #include <tally/init.h>
 #include <tally/platform.h>
 #include <tally/sbi.h>
@@ -130,9 +132,10 @@ static void probe_counters(void)
  * Does the mhpmevent mode filter work for instructions?  Count retired
  * instructions on mhpmcounter3 with every mode inhibited while M-mode runs
  * a short loop: a working filter leaves the counter still.  QEMU 7.2 lets
- * it run (its cycle/instret counters ignore the filter bits), and then a
- * mode-filtered cycles or instructions request must be refused rather than
- * counted wrongly.  Done before the PMU owns the counters.
+ * it run (its cycle/instret counters ignore the filter bits): a
+ * mode-filtered cycles or instructions request then counts every mode, and
+ * the banner and docs/pmu.md say so (the PMU_STRICT_FILTERS build refuses
+ * it instead).  Done before the PMU owns the counters.
  */
 static bool probe_instret_filter_ignored(void)
 {
@@ -209,21 +212,14 @@ static unsigned long medeleg_hypervisor(void)
 
 /*
  * Smaia/Ssaia: M-mode injects no virtual interrupt into S-mode (mvien,
- * mvip: S-mode's sip.SEIP is its IMSIC S-file's alone), and with Smstateen
- * S-mode may use its AIA CSRs (siselect/sireg, stopei, stopi).
+ * mvip: S-mode's sip.SEIP is its IMSIC S-file's alone).  S-mode's access
+ * to its AIA CSRs (Smstateen) is a rule of hart_ext.c.
  */
 void hart_irq_init(void)
 {
 	if (hart_features.has_smaia) {
 		csr_write_guarded(CSR_MVIEN, 0);
 		csr_write_guarded(CSR_MVIP, 0);
-	}
-	if (hart_features.has_smstateen && hart_features.has_ssaia) {
-#if __riscv_xlen == 32
-		csr_set(CSR_MSTATEEN0H, (MSTATEEN0_AIA | MSTATEEN0_IMSIC) >> 32);
-#else
-		csr_set(CSR_MSTATEEN0, MSTATEEN0_AIA | MSTATEEN0_IMSIC);
-#endif
 	}
 	if (platform.ops.irq_hart_init)
 		platform.ops.irq_hart_init();
@@ -252,8 +248,10 @@ void hart_init_local(void)
 	if (hart_features.has_mcountinhibit)
 		csr_write(CSR_MCOUNTINHIBIT,
 			  COUNTEREN_ALL & ~(COUNTEREN_CY | COUNTEREN_TM | COUNTEREN_IR));
-	if (hart_features.has_menvcfg && hart_features.has_sstc)
-		menvcfg_write(menvcfg_read() | MENVCFG_STCE);
+	/* what the hart's extensions need of M-mode (hart_ext.c), before FWFT's hart_init */
+	if (!hart_ext_apply())
+		printf("Tally: WARNING: hart %lu: an extension's CSR bits do not stick "
+		       "(its devicetree entry stays: the boot hart's did)\n", me->hartid);
 	if (hart_features.has_fp) {
 		csr_clear(mstatus, MSTATUS_FS);
 		csr_set(mstatus, MSTATUS_FS_INITIAL);

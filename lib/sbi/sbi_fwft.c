@@ -112,13 +112,26 @@ static void fwft_apply_all(const struct fwft_hart *h)
 			fwft_apply(f, h->value[f]);
 }
 
+/*
+ * A feature's value at hart reset: 0, but for PTE_AD_HW_UPDATING the hart
+ * set-up's choice (hart_ext.c), made before this from the devicetree: on
+ * when it lists Svadu without Svade, where the binding says S-mode must
+ * assume hardware A/D updating from boot.
+ */
+static unsigned long fwft_reset_value(unsigned int f)
+{
+	if (f == SBI_FWFT_PTE_AD_HW_UPDATING && fwft_supported >> f & 1)
+		return (menvcfg_read() & MENVCFG_ADUE) != 0;
+	return 0;
+}
+
 /* Hart reset (boot, HSM start): every feature to its reset value, unlocked. */
 static void sbi_fwft_hart_init(void)
 {
 	struct fwft_hart *h = &this_hart()->fwft;
 
 	for (unsigned int f = 0; f < FWFT_FEATURES; f++)
-		h->value[f] = 0;
+		h->value[f] = fwft_reset_value(f);
 	h->locked = 0;
 	fwft_apply_all(h);
 }

@@ -5,6 +5,7 @@
  * takes the target's lock, so two callers can never both start it.
  */
 #include <tally/hart.h>
+#include <tally/hart_ext.h>
 #include <tally/sbi_hsm.h>
 #include <tally/init.h>
 #include <tally/ipi.h>
@@ -193,6 +194,7 @@ struct sbiret hsm_suspend_self(bool non_retentive, unsigned long resume_addr,
 	hsm_wait_for_interrupt();
 	hsm_set(me, SBI_HSM_STATE_RESUME_PENDING);
 	if (non_retentive) {
+		hart_ext_apply();		/* ... and the CSRs the extensions need */
 		hart_irq_init();		/* a real power-down loses the IMSIC file */
 		sbi_ext_hart_event(SBI_HART_RESUME);	/* FWFT features, triggers, counters */
 	}

@@ -7,6 +7,7 @@
 #include <tally/board.h>
 #include <tally/console.h>
 #include <tally/fdt_fixup.h>
+#include <tally/hart_ext.h>
 #include <tally/sbi_fwft.h>
 #include <tally/hart.h>
 #include <tally/sbi_hsm.h>
@@ -81,6 +82,7 @@ static void print_banner(const struct fw_next *next)
 	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID_TALLY,
 	       TALLY_VERSION_MAJOR, TALLY_VERSION_MINOR);
 	print_extensions();
+	hart_ext_print_banner();
 	sbi_fwft_print_banner();
 	if (count)
 		printf("PMU              : %u programmable counters (mhpmcounter%u-%u), %u bits, "
@@ -148,6 +150,10 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 		printf("Tally: WARNING: boot hart %ld (previous stage) is not in the devicetree; "
 		       "hart %lu boots\n", fw_boot_hart(a0, a1, a2), a0);
 	hart_probe_features();
+	/* what each hart's extensions need; the tree loses what cannot be used */
+	hart_ext_cold_init((void *)next.fdt, !platform.fdt_err);
+	if (hart_ext_failed("sscofpmf"))	/* no overflow interrupt: not Sscofpmf */
+		hart_features.has_sscofpmf = false;
 	pmp_check_trap_pages();		/* a board quirk's pages need PMP entries */
 	if (!platform.fdt_err) {	/* never write into a tree that failed validation */
 		fdt_fixup_reserved_memory((void *)next.fdt, platform.mem.fw_base,

@@ -23,8 +23,7 @@ static bool legacy_read_mask(unsigned long vaddr, unsigned long *mask, unsigned 
 		*mask = 0;
 		return true;
 	}
-	me->guard_trapped = 0;
-	me->guard = 1;
+	hart_guard_begin(me);
 	*mask = smode_load_ulong(vaddr);
 	me->guard = 0;
 	return !me->guard_trapped;

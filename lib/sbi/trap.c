@@ -226,6 +226,7 @@ void trap_handler(struct trap_frame *tf)
 {
 	unsigned long mcause = csr_read(mcause);
 
+	hart_mdt_clear();	/* the trap is saved: another one is not a double trap */
 	fw_event(FW_EV_TALLY_TRAP);	/* every trap but an ecall (256 counts those) */
 	if (mcause & MCAUSE_IRQ_FLAG) {
 		trap_interrupt(tf, mcause & ~MCAUSE_IRQ_FLAG);

@@ -56,6 +56,8 @@ cflags=(-std=gnu11 -g -Wall -Wextra -Werror -I"$root/include")
 # shellcheck disable=SC2054
 san=(-O1 -fsanitize=address,undefined -fno-sanitize-recover=all)
 lib=("$root/lib/fdt/fdt_pmu.c" "$root/lib/fdt/fdt_validate.c" "$root/lib/fdt/fdt_helpers.c" "$root/lib/pmu/pmu_map.c")
+# the hart set-up's pure part: ISA extensions of a cpu node, the rules they call for
+isa_lib=("$root/lib/fdt/fdt_isa.c" "$root/lib/sbi/hart_ext.c")
 
 # The tests below link the system's libfdt, which is not instrumented: a bad
 # write inside libfdt goes unseen.  The firmware's own libfdt (Linux 6.1's,
@@ -79,14 +81,17 @@ build_programs() {
 	build_libfdt61 &&
 	$cc "${cflags[@]}" "${san[@]}" -I"$libfdt61" -DPMU_MAP_DEBUG_COUNTERS "$here/test_fdt_pmu.c" \
 		"${lib[@]}" "$bin"/libfdt61/*.o -o "$bin/test_fdt_pmu-san61" &&
-	$cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$bin/dtb-after-root"
+	$cc "${cflags[@]}" -O1 "$here/dtb-after-root.c" -lfdt -o "$bin/dtb-after-root" &&
+	$cc "${cflags[@]}" "${san[@]}" "$here/test_fdt_isa.c" "${isa_lib[@]}" -lfdt \
+		-o "$bin/test_fdt_isa-san"
 }
 # shellcheck disable=SC2046
 if make -s -C "$root" O="$out" "$libfdt61/.extracted" >>"$work/build.log" 2>&1 &&
    key=$(hash_inputs "$($cc --version | head -n 1)" "$here/run.sh" "$here/test_fdt_pmu.c" \
 	"$here/dtb-after-root.c" "$root/tools/tally-pmu-dtcheck.c" "${lib[@]}" \
+	"$here/test_fdt_isa.c" "${isa_lib[@]}" \
 	$(find "$root/include" "$root/lib" "$libfdt61" -name '*.h' | sort) "$libfdt61"/*.c) &&
-   build_kept programs "$key" "$bin"/{test_fdt_pmu{,-san,-san61},tally-pmu-dtcheck-san,dtb-after-root} \
+   build_kept programs "$key" "$bin"/{test_fdt_pmu{,-san,-san61},tally-pmu-dtcheck-san,dtb-after-root,test_fdt_isa-san} \
 		-- build_programs 2>>"$work/build.log"; then
 	pass "build the host test program and ASan/UBSan builds$kept"
 	pass "build test_fdt_pmu with Linux 6.1's libfdt under ASan/UBSan, and dtb-after-root$kept"
@@ -400,6 +405,14 @@ if [[ $status -eq 0 ]] && ! grep -q '^FAIL' "$work/out/test_fdt_pmu-san.log"; th
 else
 	fail "test_fdt_pmu under ASan/UBSan (status $status):"
 	grep -v '^PASS' "$work/out/test_fdt_pmu-san.log" | head -20 | sed 's/^/    /'
+fi
+
+# ---- the hart set-up's extensions (under ASan/UBSan) ----------------------------------
+"$bin/test_fdt_isa-san" >"$work/out/test_fdt_isa.log" 2>&1
+status=$?
+cat "$work/out/test_fdt_isa.log"
+if [[ $status -ne 0 ]] && ! grep -q '^FAIL' "$work/out/test_fdt_isa.log"; then
+	fail "test_fdt_isa exited with status $status"
 fi
 
 # ---- invalid input ---------------------------------------------------------------------

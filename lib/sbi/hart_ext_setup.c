@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The table of lib/sbi/hart_ext.c put into the harts' CSRs.  At cold boot
+ * every hart's plan comes from its cpu node (and the boot hart's probe of
+ * the CSRs that exist); the boot hart checks that each of its rules
+ * sticks, and an extension whose bits do not, or that the firmware
+ * withholds, leaves every cpu node's riscv,isa-extensions and riscv,isa:
+ * a hart never tells the next stage it has what would trap.  Every hart
+ * start (boot, HSM start, non-retentive resume) applies the hart's plan.
+ */
+#include <libfdt.h>
+#include <tally/console.h>
+#include <tally/fdt_helpers.h>
+#include <tally/fdt_isa.h>
+#include <tally/hart.h>
+#include <tally/hart_ext.h>
+#include <tally/init.h>
+#include <tally/string.h>
+
+static unsigned int hart_plan[TALLY_MAX_HARTS];	/* by hart index */
+static unsigned int boot_plan;		/* the boot hart's rules */
+static unsigned int rules_failed;	/* rules whose bits did not stick there */
+static unsigned int withheld_found;	/* bit i: hart_ext_withheld[i] was listed */
+
+#if __riscv_xlen == 32
+#define CSR64_READ(lo, hi, okp) ({ bool __ok2;						\
+	unsigned long long __v = csr_read_guarded(lo, okp);				\
+	__v |= (unsigned long long)csr_read_guarded(hi, &__ok2) << 32;			\
+	*(okp) = *(okp) && __ok2; __v; })
+#define CSR64_WRITE(lo, hi, v) (csr_write_guarded(lo, (unsigned long)(v)) &&		\
+				csr_write_guarded(hi, (unsigned long)((v) >> 32)))
+#else
+#define CSR64_READ(lo, hi, okp) csr_read_guarded(lo, okp)
+#define CSR64_WRITE(lo, hi, v) csr_write_guarded(lo, v)
+#endif
+
+/* A rule's CSR as 64 bits; *ok false when it does not exist here. */
+static unsigned long long ext_csr_read(unsigned int csr, bool *ok)
+{
+	switch (csr) {
+	case EXT_MENVCFG:	return CSR64_READ(CSR_MENVCFG, CSR_MENVCFGH, ok);
+	case EXT_MSTATEEN0:	return CSR64_READ(CSR_MSTATEEN0, CSR_MSTATEEN0H, ok);
+	case EXT_MSTATEEN1:	return CSR64_READ(CSR_MSTATEEN0 + 1, CSR_MSTATEEN0H + 1, ok);
+	case EXT_MSTATEEN2:	return CSR64_READ(CSR_MSTATEEN0 + 2, CSR_MSTATEEN0H + 2, ok);
+	case EXT_MSTATEEN3:	return CSR64_READ(CSR_MSTATEEN0 + 3, CSR_MSTATEEN0H + 3, ok);
+	case EXT_MSECCFG:	return CSR64_READ(CSR_MSECCFG, CSR_MSECCFGH, ok);
+	case EXT_MSTATUS:	return CSR64_READ(mstatus, CSR_MSTATUSH, ok);
+	case EXT_MNSTATUS:	return csr_read_guarded(CSR_MNSTATUS, ok);
+	case EXT_MIE:		*ok = true; return csr_read(mie);
+	}
+	*ok = false;
+	return 0;
+}
+
+static bool ext_csr_write(unsigned int csr, unsigned long long v)
+{
+	switch (csr) {
+	case EXT_MENVCFG:	return CSR64_WRITE(CSR_MENVCFG, CSR_MENVCFGH, v);
+	case EXT_MSTATEEN0:	return CSR64_WRITE(CSR_MSTATEEN0, CSR_MSTATEEN0H, v);
+	case EXT_MSTATEEN1:	return CSR64_WRITE(CSR_MSTATEEN0 + 1, CSR_MSTATEEN0H + 1, v);
+	case EXT_MSTATEEN2:	return CSR64_WRITE(CSR_MSTATEEN0 + 2, CSR_MSTATEEN0H + 2, v);
+	case EXT_MSTATEEN3:	return CSR64_WRITE(CSR_MSTATEEN0 + 3, CSR_MSTATEEN0H + 3, v);
+	case EXT_MSECCFG:	return CSR64_WRITE(CSR_MSECCFG, CSR_MSECCFGH, v);
+	case EXT_MSTATUS:	return CSR64_WRITE(mstatus, CSR_MSTATUSH, v);
+	case EXT_MNSTATUS:	return csr_write_guarded(CSR_MNSTATUS, (unsigned long)v);
+	case EXT_MIE:		csr_write(mie, (unsigned long)v); return true;
+	}
+	return false;
+}
+
+/* Puts bits into the rule's field; whether they read back. */
+static bool field_write(const struct hart_ext_rule *r, unsigned long long bits)
+{
+	bool ok;
+	unsigned long long v = ext_csr_read(r->csr, &ok);
+
+	if (!ok || !ext_csr_write(r->csr, (v & ~r->field) | bits))
+		return false;
+	v = ext_csr_read(r->csr, &ok);
+	return ok && (v & r->field) == bits;
+}
+
+bool hart_ext_apply(void)
+{
+	unsigned int rules = hart_plan[this_hart_index()];
+	bool all = true;
+
+	for (unsigned int i = 0; i < hart_ext_count; i++) {
+		const struct hart_ext_rule *r = &hart_ext_rules[i];
+
+		if ((rules >> i & 1) && !r->check_only && !field_write(r, r->value) &&
+		    !r->no_probe)
+			all = false;
+	}
+	return all;
+}
+
+/* Whether the rule's bits stick on this hart (the CSR is left as it was). */
+static bool rule_sticks(const struct hart_ext_rule *r)
+{
+	bool ok;
+	unsigned long long was = ext_csr_read(r->csr, &ok);
+
+	if (r->no_probe)
+		return true;
+	if (!ok)
+		return false;
+	ok = field_write(r, hart_ext_probe_bits(r));
+	ext_csr_write(r->csr, was);
+	return ok;
+}
+
+bool hart_ext_failed(const char *ext)
+{
+	for (unsigned int i = 0; i < hart_ext_count; i++)
+		if (rules_failed >> i & 1 && !strcmp(hart_ext_rules[i].ext, ext))
+			return true;
+	return false;
+}
+
+/* What a cpu node has: the devicetree's list, and what the boot hart probed. */
+struct cpu_isa {
+	const void *fdt;
+	int node;
+};
+
+static bool probed(const char *ext)
+{
+	return (!strcmp(ext, "smstateen") && hart_features.has_smstateen) ||
+	       (!strcmp(ext, "ssaia") && hart_features.has_ssaia) ||
+	       (!strcmp(ext, "sstc") && hart_features.has_sstc) ||
+	       (!strcmp(ext, "sscofpmf") && hart_features.has_sscofpmf);
+}
+
+static bool cpu_has(const void *ctx, const char *ext)
+{
+	const struct cpu_isa *c = ctx;
+
+	return (c->node >= 0 && fdt_isa_has(c->fdt, c->node, ext)) || probed(ext);
+}
+
+/* Takes ext out of a cpu node, or says why it could not. */
+static void remove_ext(void *fdt, int node, const char *ext)
+{
+	int err = fdt_isa_remove(fdt, node, ext);
+
+	if (err)
+		printf("Tally: WARNING: could not remove %s from %s: %s\n", ext,
+		       fdt_get_name(fdt, node, NULL), fdt_strerror(err));
+}
+
+/* One cpu node: its plan, without what failed; what it must not list goes. */
+static unsigned int fix_cpu(void *fdt, int node, bool writable)
+{
+	struct cpu_isa isa = { fdt, node };
+	unsigned int plan = hart_ext_plan(cpu_has, &isa);
+
+	for (unsigned int i = 0; i < hart_ext_count; i++)
+		if ((rules_failed & plan) >> i & 1 && writable &&
+		    fdt_isa_has(fdt, node, hart_ext_rules[i].ext))
+			remove_ext(fdt, node, hart_ext_rules[i].ext);
+	for (unsigned int i = 0; i < hart_ext_withheld_count; i++)
+		if (fdt_isa_has(fdt, node, hart_ext_withheld[i].ext)) {
+			withheld_found |= 1U << i;
+			if (writable)
+				remove_ext(fdt, node, hart_ext_withheld[i].ext);
+		}
+	return plan & ~rules_failed;
+}
+
+void hart_ext_cold_init(void *fdt, bool writable)
+{
+	struct hart_scratch *me = this_hart();
+	int cpus = fdt ? fdt_path_offset(fdt, "/cpus") : -1, node, boot_node = -1;
+	struct cpu_isa isa;
+	unsigned long hartid, index;
+
+	if (cpus >= 0)
+		fdt_for_each_subnode(node, fdt, cpus)
+			if (fdt_cpu_usable(fdt, node, &hartid) && hartid == me->hartid)
+				boot_node = node;
+	isa.fdt = fdt;
+	isa.node = boot_node;
+	boot_plan = hart_ext_plan(cpu_has, &isa);
+	for (unsigned int i = 0; i < hart_ext_count; i++)
+		if (boot_plan >> i & 1 && !rule_sticks(&hart_ext_rules[i]))
+			rules_failed |= 1U << i;
+	/* every hart's plan; one the tree leaves out gets the boot hart's */
+	for (index = 0; index < TALLY_MAX_HARTS; index++)
+		hart_plan[index] = boot_plan & ~rules_failed;
+	if (cpus < 0)
+		return;
+	fdt_for_each_subnode(node, fdt, cpus) {
+		if (!fdt_cpu_usable(fdt, node, &hartid))
+			continue;
+		index = hart_map_index(&hart_map, hartid);
+		if (index != HART_INDEX_NONE)
+			hart_plan[index] = fix_cpu(fdt, node, writable);
+	}
+}
+
+/* Each extension name of the boot hart's plan once, in the table's order. */
+static void print_plan_names(unsigned int rules)
+{
+	for (unsigned int i = 0; i < hart_ext_count; i++) {
+		bool first = true;
+
+		if (!(rules >> i & 1))
+			continue;
+		for (unsigned int j = 0; j < i; j++)
+			if (rules >> j & 1 && !strcmp(hart_ext_rules[j].ext, hart_ext_rules[i].ext))
+				first = false;
+		if (first)
+			printf(" %s", hart_ext_rules[i].ext);
+	}
+}
+
+void hart_ext_print_banner(void)
+{
+	printf("Hart set-up      :");
+	print_plan_names(boot_plan & ~rules_failed);
+	if (!(boot_plan & ~rules_failed))
+		printf(" nothing to enable");
+	printf("\n");
+	if (rules_failed) {
+		printf("  not usable     :");
+		print_plan_names(rules_failed);
+		printf(" (their CSR bits do not stick: removed from the devicetree)\n");
+	}
+	for (unsigned int i = 0; i < hart_ext_withheld_count; i++)
+		if (withheld_found >> i & 1)
+			printf("  withheld       : %s (%s)\n", hart_ext_withheld[i].ext,
+			       hart_ext_withheld[i].why);
+}
