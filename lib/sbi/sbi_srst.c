@@ -4,6 +4,26 @@
 #include <tally/platform.h>
 #include <tally/sbi.h>
 
+/*
+ * A reset device acts after the write that asks for it: QEMU 11's
+ * shutdown request is served by its main loop while the hart runs on, and
+ * on a fast CPU model (tt-ascalon) the call came back before it.  Wait up
+ * to a second of the platform's time (or a long spin without a timer)
+ * before saying the device did not act.
+ */
+static void wait_for_reset(void)
+{
+	if (platform.ops.timer_value && platform.timebase_hz) {
+		uint64_t end = platform.ops.timer_value() + platform.timebase_hz;
+
+		while (platform.ops.timer_value() < end)
+			;
+	} else {
+		for (volatile unsigned long i = 0; i < 100000000UL; i++)
+			;
+	}
+}
+
 static const char *const reset_type_names[] = { "shutdown", "cold reboot", "warm reboot" };
 
 struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
@@ -20,6 +40,7 @@ struct sbiret sbi_system_reset(unsigned long type, unsigned long reason)
 	printf("\nTally: system reset: %s%s\n", reset_type_names[type],
 	       reason == SBI_SRST_REASON_SYSFAIL ? " (system failure)" : "");
 	platform.ops.system_reset(type, reason);
+	wait_for_reset();
 	return sbi_err(SBI_ERR_FAILED);		/* the device did not act */
 }
 

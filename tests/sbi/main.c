@@ -90,6 +90,7 @@ static void run_all(void)
 	test_dbtr();
 	test_srst_invalid();
 	test_sse_basic();
+	test_isa();
 }
 
 void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
@@ -135,6 +136,11 @@ void __attribute__((noreturn)) boot_main(unsigned long hartid, void *fdt)
 	if (boot_arg(machine.bootargs, "fwft-susp")) {
 		test_fwft();
 		test_susp();
+		finish();
+	}
+	/* "isa": the devicetree's extensions tried from S-mode (run.sh's CPU-model runs) */
+	if (boot_arg(machine.bootargs, "isa")) {
+		test_isa();
 		finish();
 	}
 	/* "probe": probe_extension against the banner (run.sh's probe runs) */

@@ -107,6 +107,8 @@ void __attribute__((noreturn)) srst_mode(const char *arg);
 void test_sse(void);
 void test_sse_basic(void);
 void test_probe(void);
+/* The devicetree's extensions that need M-mode's set-up, tried from S-mode (test_isa.c). */
+void test_isa(void);
 /* AIA (test_aia.c): only on a tree with APLIC/IMSIC nodes. */
 void test_aia(unsigned long hartid);
 

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The devicetree the firmware hands over tells the truth: every extension
+ * its riscv,isa lists that needs M-mode's set-up (lib/sbi/hart_ext.c) is
+ * usable from S-mode, tried with the instruction or CSR Linux uses first.
+ * On QEMU 10 and 11 a firmware that never sets menvcfg.CBZE fails the
+ * first row (Linux's clear_page: Debian 13's kernel panicked at 0.0 s).
+ */
+#include "fdt.h"
+#include "hart.h"
+#include "test.h"
+
+enum isa_try {
+	TRY_CBO_ZERO, TRY_CBO_CLEAN, TRY_CBO_INVAL, TRY_SENVCFG, TRY_SSTATEEN0,
+	TRY_SEED, TRY_STOPI, TRY_SISELECT, TRY_STIMECMP, TRY_SCOUNTOVF,
+};
+
+static const struct {
+	const char *ext;
+	enum isa_try how;
+	const char *what;
+} tries[] = {
+	{ "zicboz", TRY_CBO_ZERO, "cbo.zero" },
+	{ "zicbom", TRY_CBO_CLEAN, "cbo.clean and cbo.flush" },
+	{ "zicbom", TRY_CBO_INVAL, "cbo.inval" },
+	{ "zicboz", TRY_SENVCFG, "senvcfg (Linux writes it at every context switch)" },
+	{ "smstateen", TRY_SSTATEEN0, "sstateen0" },
+	{ "zkr", TRY_SEED, "the seed CSR (random_init_early)" },
+	{ "ssaia", TRY_STOPI, "stopi" },
+	{ "ssaia", TRY_SISELECT, "siselect (the IMSIC driver)" },
+	{ "sscsrind", TRY_SISELECT, "siselect" },
+	{ "sstc", TRY_STIMECMP, "stimecmp" },
+	{ "sscofpmf", TRY_SCOUNTOVF, "scountovf and sie.LCOFIE" },
+};
+
+static unsigned char line[256] __attribute__((aligned(256)));
+
+/* Runs one try with the trap handler armed: scause, or 0. */
+static unsigned long try_one(enum isa_try how)
+{
+	struct hart *h = this_hart();
+	unsigned long v = 0, p = (unsigned long)line;
+
+	h->trap_cause = 0;
+	h->trap_armed = true;
+	mb();
+	switch (how) {
+	case TRY_CBO_ZERO:	/* .insn: not every assembler knows Zicbo* */
+		__asm__ __volatile__(".insn i 0x0f, 2, x0, %0, 4" :: "r"(p) : "memory");
+		break;
+	case TRY_CBO_CLEAN:
+		__asm__ __volatile__(".insn i 0x0f, 2, x0, %0, 1\n"
+				     ".insn i 0x0f, 2, x0, %0, 2" :: "r"(p) : "memory");
+		break;
+	case TRY_CBO_INVAL:
+		__asm__ __volatile__(".insn i 0x0f, 2, x0, %0, 0" :: "r"(p) : "memory");
+		break;
+	case TRY_SENVCFG:
+		__asm__ __volatile__("csrr %0, 0x10A" : "=r"(v) :: "memory");
+		break;
+	case TRY_SSTATEEN0:
+		__asm__ __volatile__("csrr %0, 0x10C" : "=r"(v) :: "memory");
+		break;
+	case TRY_SEED:		/* csrrw: a plain read of seed is illegal */
+		__asm__ __volatile__("csrrw %0, 0x015, x0" : "=r"(v) :: "memory");
+		break;
+	case TRY_STOPI:
+		__asm__ __volatile__("csrr %0, 0xDB0" : "=r"(v) :: "memory");
+		break;
+	case TRY_SISELECT:
+		__asm__ __volatile__("csrr %0, 0x150" : "=r"(v) :: "memory");
+		break;
+	case TRY_STIMECMP:
+		__asm__ __volatile__("csrr %0, 0x14D" : "=r"(v) :: "memory");
+		break;
+	case TRY_SCOUNTOVF:
+		__asm__ __volatile__("csrr %0, 0xDA0" : "=r"(v) :: "memory");
+		break;
+	}
+	mb();
+	h->trap_armed = false;
+	(void)v;
+	return h->trap_cause;
+}
+
+/* sie.LCOFIE must stick where Sscofpmf is listed: perf's overflow interrupt. */
+static bool lcofie_sticks(void)
+{
+	unsigned long was = csr_read(CSR_SIE), got;
+
+	csr_write(CSR_SIE, was | (1UL << 13));
+	got = csr_read(CSR_SIE);
+	csr_write(CSR_SIE, was);
+	return got >> 13 & 1;
+}
+
+void test_isa(void)
+{
+	const char *isa = machine.cpu_isa;
+
+	if (!isa) {
+		skip("isa", "listed extensions usable from S-mode", "no riscv,isa in the tree");
+		return;
+	}
+	info("isa", "riscv,isa %s", isa);
+	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		unsigned long cause;
+		bool ok;
+
+		if (!isa_has_multi(isa, tries[i].ext))
+			continue;
+		cause = try_one(tries[i].how);
+		ok = !cause && (tries[i].how != TRY_SCOUNTOVF || lcofie_sticks());
+		check(ok, "isa", sfmt("%s listed: %s works from S-mode", tries[i].ext,
+				      tries[i].what),
+		      cause ? sfmt("scause %lu", cause) : "sie.LCOFIE does not stick");
+	}
+}
