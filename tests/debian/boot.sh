@@ -25,6 +25,10 @@
 #                  else the file's directory name, as opensbi-1.9)
 #   --checks S     init.c's tally.perf= set (default count; aia with an AIA
 #                  machine: then tally.aia= follows the machine)
+#   --sscofpmf S   expected (default): a hart without Sscofpmf fails the
+#                  probe check; optional: init.c then skips what needs it
+#                  (tally.sscofpmf=optional: plain rv64, vendor models, and
+#                  QEMU 10.0, whose overflow interrupt never arrives)
 #   --append A     more kernel command line
 #   --log F        the console log (default D/logs/<name>.log)
 # Environment: TALLY_DEBIAN_TIMEOUT (seconds, default 300).
@@ -35,7 +39,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 dir=$repo/build/debian
-qemu=backports linux=backports perf="" cpu=rv64 machine=virt checks="" append="" logf=""
+qemu=backports linux=backports perf="" cpu=rv64 machine=virt checks="" append="" logf="" sscofpmf=expected
 fw=$repo/build/platform/generic/firmware/fw_dynamic.bin fw_name=-
 timeout_s=${TALLY_DEBIAN_TIMEOUT:-300}
 failures=0
@@ -53,6 +57,7 @@ while (($#)); do
 	--fw-name) fw_name=$2 ;;
 	--checks) checks=$2 ;;
 	--append) append=$2 ;;
+	--sscofpmf) sscofpmf=$2 ;;
 	--log) logf=$2 ;;
 	*) usage ;;
 	esac
@@ -117,7 +122,7 @@ status=0
 timeout -k 5 "$timeout_s" "$qemu_bin" -M "$machine" -cpu "$cpu" -smp 4 -m 1G \
 	-display none -serial stdio -monitor none -no-reboot -bios "$fw" \
 	-kernel "$image" -initrd "$initrd" \
-	-append "console=ttyS0 earlycon panic=-1 tally.perf=$checks tally.pmu_num=16${aia:+ tally.aia=$aia}${append:+ $append}" \
+	-append "console=ttyS0 earlycon panic=-1 tally.perf=$checks tally.pmu_num=16${aia:+ tally.aia=$aia}$([[ $sscofpmf != optional ]] || echo " tally.sscofpmf=optional")${append:+ $append}" \
 	< /dev/null > "$logf" 2>&1 || status=$?
 took=$((SECONDS - start))
 tr -d '\r' < "$logf" > "$logf.txt" && mv "$logf.txt" "$logf"
