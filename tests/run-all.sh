@@ -136,6 +136,14 @@ build_linux_rv32() {
 	fi
 }
 
+# The 2026 stack: Debian 13's and trixie-backports' own QEMU 10.0 and 11.1,
+# kernels and perf (tests/debian/fetch.sh, a private apt configuration;
+# build/debian, kept while the versions are the same)
+build_debian() {
+	built "Debian's 2026 stack: QEMU 10.0 and 11.1, kernels, perf (tests/debian/fetch.sh)" \
+		"$root/tests/debian/fetch.sh" "$out/debian"
+}
+
 # The KVM selftests and their initramfs (tests/kvm/build.sh, build/kvm)
 build_kvm() {
 	if "$root/tests/kvm/build.sh" "$out/linux-6.12" "$out/kvm"; then
@@ -193,6 +201,12 @@ sbi_rv32() {
 		"$out/platform/generic-rv32/firmware/fw_jump.bin" || status=1
 	"$root/bench/run.sh" "$out" --smoke || status=1
 	return $status
+}
+
+# the payload's isa run on the CPU models of Debian's QEMU 10.0 and 11.1
+sbi_2026() {
+	SBI_ISA_ONLY=1 TALLY_DEBIAN="$out/debian" "$root/tests/sbi/run.sh" \
+		"$out/tests/sbi/sbi-test.elf" "$fw/fw_dynamic.bin"
 }
 
 # Linux perf on the kernels as Debian ships them: fw_dynamic, fw_jump and
@@ -300,6 +314,8 @@ job quick-host quick 45 host_checks build-fw
 job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 30 sbi_rv64 build-fw-variants
 job sbi-rv32 sbi 10 sbi_rv32 build-fw-variants
+job build-debian build 120 build_debian
+job sbi-2026 sbi 20 sbi_2026 build-fw build-debian
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
 	job linux-boards linux 15 linux_boards build-linux-6.1 build-fw

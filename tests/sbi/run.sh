@@ -83,6 +83,57 @@ ends() {
 	fi
 }
 
+# The CPU models of Debian's QEMU 10.0 and 11.1 (tests/debian/fetch.sh puts
+# them in $TALLY_DEBIAN/qemu-<ver>/; the run-all.sh job passes it): the
+# payload's "isa" run tries from S-mode every extension the tree handed
+# over lists that needs M-mode's set-up (test_isa.c): the hart set-up of
+# lib/sbi/hart_ext.c on the harts of 2026 (QEMU 7.2 has none of them).
+# SBI_ISA_ONLY=1: these runs only (run-all.sh's sbi-2026 job, after the
+# fetch), on the first image; the other runs never need them.
+# <qemu version> <machine> <cpu>
+isa_models=(
+	"10.0 virt rv64,sscofpmf=true" "10.0 virt rva22s64" "10.0 virt,aia=aplic-imsic rva23s64"
+	"10.0 virt max,smdbltrp=true,smrnmi=true" "10.0 virt thead-c906" "10.0 virt veyron-v1"
+	"11.1 virt rv64,sscofpmf=true" "11.1 virt rva22s64" "11.1 virt,aia=aplic-imsic rva23s64"
+	"11.1 virt,aia=aplic-imsic max,smdbltrp=true,smrnmi=true" "11.1 virt thead-c906"
+	"11.1 virt thead-c908" "11.1 virt veyron-v1" "11.1 virt xiangshan-nanhu"
+	"11.1 virt xiangshan-kunminghu" "11.1 virt tt-ascalon" "11.1 virt mips-p8700"
+)
+isa_runs() {
+	for m in "${isa_models[@]}"; do
+		read -r ver machine cpu <<<"$m"
+		q=${TALLY_DEBIAN:-/nonexistent}/qemu-$ver/qemu-system-riscv64
+		name="isa-qemu-$ver-${cpu%%,*}${machine#virt}"
+		name=${name//,/-}
+		if [[ ! -x $q ]]; then
+			echo "SKIP: $name: no QEMU $ver at $q (tests/debian/fetch.sh)"
+			continue
+		fi
+		log="$logdir/$name.log"
+		timeout "$limit" "$q" -M "$machine" -cpu "$cpu" -smp 2 -m 256M -nographic \
+			-display none -no-reboot -monitor none -serial stdio -bios "${images[0]}" \
+			-kernel "$elf" -append isa </dev/null >"$log" 2>&1
+		rc=$?
+		if grep -q "unable to find CPU model\|can't apply global" "$log"; then
+			echo "SKIP: $name: QEMU $ver has no CPU model $cpu on -M virt ($(grep -m1 -o "unable to find CPU model.*\|can't apply global.*" "$log"))"
+			continue
+		fi
+		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p" "$log"
+		if grep -q "^Hart set-up      :" "$log"; then
+			pass "$name: the banner says what the hart set-up enabled ($(grep -m1 "^Hart set-up" "$log" | cut -d: -f2- | xargs))"
+		else
+			fail "$name: no \"Hart set-up\" line in the banner (see $log)"
+		fi
+		ends "${name#$tag}" "$log"
+	done
+}
+
+if [[ -n ${SBI_ISA_ONLY:-} && $xlen == 64 ]]; then
+	isa_runs
+	[[ $failures -eq 0 ]]
+	exit
+fi
+
 # The full run: every check of the payload, which ends with SRST shutdown.
 for fw in "${images[@]}"; do
 	name=$tag$(basename "$fw" .bin)
@@ -491,49 +542,6 @@ dt_run devices-clint-and-aclint virt,aclint=on 4 "${images[0]}" "dt-devices.py c
 	"ipi aclint-mswi, timer aclint-mtimer"
 dt_run devices-mswi-and-clint virt,aclint=on 4 "${images[0]}" "dt-devices.py mswi-and-clint" devices \
 	"ipi aclint-mswi, timer clint"
-fi
-
-# The CPU models of Debian's QEMU 10.0 and 11.1 (tests/debian/fetch.sh puts
-# them in $TALLY_DEBIAN/qemu-<ver>/; the run-all.sh job passes it): the
-# payload's "isa" run tries from S-mode every extension the tree handed
-# over lists that needs M-mode's set-up (test_isa.c): the hart set-up of
-# lib/sbi/hart_ext.c on the harts of 2026 (QEMU 7.2 has none of them).
-# <qemu version> <machine> <cpu>
-isa_models=(
-	"10.0 virt rv64,sscofpmf=true" "10.0 virt rva22s64" "10.0 virt,aia=aplic-imsic rva23s64"
-	"10.0 virt max,smdbltrp=true,smrnmi=true" "10.0 virt thead-c906" "10.0 virt veyron-v1"
-	"11.1 virt rv64,sscofpmf=true" "11.1 virt rva22s64" "11.1 virt,aia=aplic-imsic rva23s64"
-	"11.1 virt,aia=aplic-imsic max,smdbltrp=true,smrnmi=true" "11.1 virt thead-c906"
-	"11.1 virt thead-c908" "11.1 virt veyron-v1" "11.1 virt xiangshan-nanhu"
-	"11.1 virt xiangshan-kunminghu" "11.1 virt tt-ascalon" "11.1 virt mips-p8700"
-)
-if [[ $xlen == 64 ]]; then
-	for m in "${isa_models[@]}"; do
-		read -r ver machine cpu <<<"$m"
-		q=${TALLY_DEBIAN:-/nonexistent}/qemu-$ver/qemu-system-riscv64
-		name="isa-qemu-$ver-${cpu%%,*}${machine#virt}"
-		name=${name//,/-}
-		if [[ ! -x $q ]]; then
-			echo "SKIP: $name: no QEMU $ver at $q (tests/debian/fetch.sh)"
-			continue
-		fi
-		log="$logdir/$name.log"
-		timeout "$limit" "$q" -M "$machine" -cpu "$cpu" -smp 2 -m 256M -nographic \
-			-display none -no-reboot -monitor none -serial stdio -bios "${images[0]}" \
-			-kernel "$elf" -append isa </dev/null >"$log" 2>&1
-		rc=$?
-		if grep -q "unable to find CPU model\|can't apply global" "$log"; then
-			echo "SKIP: $name: QEMU $ver has no CPU model $cpu on -M virt ($(grep -m1 -o "unable to find CPU model.*\|can't apply global.*" "$log"))"
-			continue
-		fi
-		sed -nE "s/^(PASS|FAIL|SKIP): /$name: \1: /p" "$log"
-		if grep -q "^Hart set-up      :" "$log"; then
-			pass "$name: the banner says what the hart set-up enabled ($(grep -m1 "^Hart set-up" "$log" | cut -d: -f2- | xargs))"
-		else
-			fail "$name: no \"Hart set-up\" line in the banner (see $log)"
-		fi
-		ends "${name#$tag}" "$log"
-	done
 fi
 
 [[ $failures -eq 0 ]]
