@@ -5,6 +5,7 @@
 #        make run                                  boot Linux under QEMU (demonstration)
 #        make run-sbi [PLATFORM=<board>]           the S-mode SBI test payload on the board's QEMU machine
 #        make check                                every test (host, SBI payload, Linux)
+#        make check-debian                         Debian's QEMU 10.0/11.1, kernels, perf: every CPU model
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #        make bench-breakdown [BOOT=1]             where each call's instructions go
@@ -116,7 +117,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm \
+.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian \
 	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
@@ -232,6 +233,11 @@ check-linux:
 
 check-kvm:
 	@tests/run-all.sh $(O) kvm
+
+# the 2026 stack's whole matrix (tests/debian/run.sh full): Debian's QEMU 10.0
+# and 11.1 x CPU models x trixie's and backports' kernels; not in make check
+check-debian:
+	@tests/run-all.sh $(O) debian-full
 
 bench: all
 	@bench/run.sh $(O)

@@ -4,8 +4,9 @@
 # (optionally behind a "name: " prefix).  A job that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|quick]...
-#   (default: all but quick, which is make check-quick's subset of unit and sbi)
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full]...
+#   (default: all but quick, which is make check-quick's subset of unit and
+#   sbi, and debian-full, make check-debian's matrix)
 #
 # Each suite is a few jobs, and the artefacts they need (firmware images,
 # kernels, perf, the KVM selftests) are build jobs of their own, each keyed
@@ -22,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(realpath -m "${1:-$root/build}")
 shift || true
 suites=("$@")
-[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm)
+[[ ${#suites[@]} -gt 0 ]] || suites=(unit sbi linux trace kvm debian)
 fw="$out/platform/generic/firmware"
 # The side-by-side runs on OpenSBI 1.1 and 1.9 (Linux boots, KVM selftests)
 # print INFO lines only, never counted: they cost a third of the Linux and
@@ -141,7 +142,9 @@ build_linux_rv32() {
 # build/debian, kept while the versions are the same)
 build_debian() {
 	built "Debian's 2026 stack: QEMU 10.0 and 11.1, kernels, perf (tests/debian/fetch.sh)" \
-		"$root/tests/debian/fetch.sh" "$out/debian"
+		"$root/tests/debian/fetch.sh" "$out/debian" &&
+	built "the Debian-stack initramfs: init.c with Debian's perf (tests/debian/initramfs.sh)" \
+		"$root/tests/debian/initramfs.sh" "$out/debian"
 }
 
 # The KVM selftests and their initramfs (tests/kvm/build.sh, build/kvm)
@@ -290,6 +293,12 @@ trace_nexrv() { "$root/tests/trace/nexrv-xcheck.sh" "$out"; }
 # 190 s beside other jobs instead of 23 s, kvm_page_table_test twice its time)
 kvm_selftests() { "$root/tests/kvm/run.sh" "$out/linux-6.12" "$out/kvm" "$fw/fw_dynamic.bin"; }
 
+# Tally on the 2026 stack (tests/debian/run.sh): Debian's QEMU 10.0 with
+# trixie's kernel, QEMU 11.1 with the backports kernel (AIA, max); the
+# whole matrix of CPU models, QEMUs and kernels is make check-debian's
+debian_short() { "$root/tests/debian/run.sh" "$out" short "$fw/fw_dynamic.bin"; }
+debian_full() { "$root/tests/debian/run.sh" "$out" full "$fw/fw_dynamic.bin"; }
+
 # --- the job table ----------------------------------------------------------------
 # job <name> <suite> <seconds> <function> [jobs it needs...]
 # <seconds>: about what it took from a clean clone on 2 cores, beside
@@ -315,6 +324,8 @@ job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 30 sbi_rv64 build-fw-variants
 job sbi-rv32 sbi 10 sbi_rv32 build-fw-variants
 job build-debian build 120 build_debian
+job debian debian 90 debian_short build-fw build-debian
+job debian-full debian-full 900 debian_full build-fw build-debian
 job sbi-2026 sbi 20 sbi_2026 build-fw build-debian
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Tally on the 2026 stack: Debian's own QEMU, kernels and perf
+# (tests/debian/fetch.sh and initramfs.sh must have run), one boot after
+# another (tests/debian/boot.sh), never two QEMUs at once.
+#
+# Usage: tests/debian/run.sh <build-dir> short|full [FW [FW-NAME]]
+#   short  (the test command's debian job, about a minute on 2 cores):
+#          QEMU 10.0 + trixie's 6.12 on -cpu rv64 (Sscofpmf optional: plain
+#          rv64 has none, and QEMU 10.0 cannot deliver its interrupt);
+#          QEMU 11.1 + backports' 7.x on rva23s64 with -M virt,aia=aplic-imsic
+#          (the AIA checks); QEMU 11.1 + 7.x on max
+#   full   (make check-debian): QEMU 10.0 and 11.1 x every CPU model below
+#          that the QEMU has x both kernels, init.c's count checks; Sscofpmf
+#          is expected on QEMU 11.1's rva23s64 and max, optional elsewhere
+#   FW     the firmware (default <build-dir>/platform/generic/firmware/fw_dynamic.bin);
+#          FW-NAME its name in the check names (boot.sh --fw-name)
+# Prints boot.sh's lines, then a table of the boots (wall time, counts).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=$(realpath -m "${1:?usage: run.sh <build-dir> short|full [FW [FW-NAME]]}")
+mode=${2:-short}
+fw=${3:-$out/platform/generic/firmware/fw_dynamic.bin}
+fw_name=${4--}
+dir=$out/debian
+models="rv64 rva22s64 rva23s64 max thead-c906 thead-c908 veyron-v1 xiangshan-nanhu
+	xiangshan-kunminghu tt-ascalon mips-p8700"
+status=0 table=()
+
+# boot <label> <boot.sh options...>: one boot, its lines, a row of the table
+boot() {
+	local label=$1 start=$SECONDS log p f k
+	shift
+	log=$(mktemp)
+	"$here/boot.sh" --dir "$dir" --fw "$fw" --fw-name "$fw_name" "$@" > "$log" 2>&1 || status=1
+	cat "$log"
+	p=$(grep -c '^PASS:' "$log") f=$(grep -c '^FAIL:' "$log") k=$(grep -c '^SKIP:' "$log")
+	table+=("$(printf '%-44s %4d s  %3d passed %3d failed %3d skipped' "$label" \
+		$((SECONDS - start)) "$p" "$f" "$k")")
+	rm -f "$log"
+}
+
+# has_cpu <qemu root> <model>: whether that QEMU has the CPU model
+has_cpu() {
+	"$dir/qemu-$1/qemu-system-riscv64" -cpu help 2> /dev/null | grep -qw -- "$2"
+}
+
+start=$SECONDS
+case $mode in
+short)
+	boot "qemu-10.0 linux-6.12 rv64" --qemu stable --linux stable --cpu rv64 --sscofpmf optional
+	boot "qemu-11.1 linux-7.x rva23s64 aia=aplic-imsic" --qemu backports --linux backports \
+		--cpu rva23s64 --machine virt,aia=aplic-imsic
+	boot "qemu-11.1 linux-7.x max" --qemu backports --linux backports --cpu max
+	;;
+full)
+	for q in stable backports; do
+		for cpu in $models; do
+			if ! has_cpu "$q" "$cpu"; then
+				echo "SKIP: debian/$(readlink "$dir/qemu-$q")/$cpu (this QEMU has no such CPU model)"
+				continue
+			fi
+			s=optional
+			[[ $q != backports || ($cpu != rva23s64 && $cpu != max) ]] || s=expected
+			for l in stable backports; do
+				boot "$(readlink "$dir/qemu-$q") $(readlink "$dir/linux-$l") $cpu" \
+					--qemu "$q" --linux "$l" --cpu "$cpu" --sscofpmf "$s"
+			done
+		done
+	done
+	;;
+*) echo "usage: run.sh <build-dir> short|full [FW [FW-NAME]]" >&2; exit 2 ;;
+esac
+echo "  the boots ($mode, firmware $fw), $((SECONDS - start)) s in all:"
+printf '    %s\n' "${table[@]}"
+exit $status
