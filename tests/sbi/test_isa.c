@@ -6,6 +6,7 @@
  * On QEMU 10 and 11 a firmware that never sets menvcfg.CBZE fails the
  * first row (Linux's clear_page: Debian 13's kernel panicked at 0.0 s).
  */
+#include "console.h"
 #include "fdt.h"
 #include "hart.h"
 #include "test.h"
@@ -103,6 +104,11 @@ void test_isa(void)
 		return;
 	}
 	info("isa", "riscv,isa %s", isa);
+	/* whole words, where the line above may be cut short */
+	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++)
+		if (!i || strcmp(tries[i].ext, tries[i - 1].ext))
+			info("isa", "%s %s", tries[i].ext,
+			     isa_has_multi(isa, tries[i].ext) ? "listed" : "not listed");
 	for (unsigned int i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		unsigned long cause;
 		bool ok;
