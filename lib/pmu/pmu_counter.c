@@ -11,12 +11,15 @@ static bool is_hw(const struct pmu_hart *h, unsigned long idx)
 	return idx < h->nr_hw;
 }
 
+/*
+ * A hardware counter's value is kept as well: counter_start writes it a
+ * second time once the counter runs (pmu_hw_rewrite_started).
+ */
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value)
 {
+	h->counter[idx].value = value;
 	if (is_hw(h, idx))
 		h->ops->counter_write(h->ops_ctx, idx, value);
-	else
-		h->counter[idx].value = value;
 }
 
 /*

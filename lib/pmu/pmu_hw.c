@@ -17,6 +17,9 @@
  *                 the counter overflowed since its start).
  * mhpmevent is always written before mhpmcounter, and both before the
  * counter is un-inhibited (QEMU binds the event on the mhpmevent write).
+ * A started counter that will soon overflow gets its value a second time
+ * once it runs (pmu_hw_rewrite_started: QEMU 7.2 arms its overflow timer
+ * on the counter write).
  */
 #include "pmu_internal.h"
 
@@ -155,6 +158,49 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
 	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
 }
 
+/*
+ * QEMU 7.2 raises the overflow of a cycles or instret counter from a host
+ * timer that the mhpmcounter write arms, running or not (target/riscv:
+ * write_mhpmcounter -> riscv_pmu_setup_timer, deadline now + (2^64 -
+ * value) ns).  When it expires, a counter that is still inhibited loses
+ * that overflow (pmu_timer_trigger_irq returns early: no OF, no LCOFI),
+ * and nothing arms the timer again: not the mcountinhibit write, only the
+ * next counter write.  counter_start writes the value while the counter is
+ * inhibited (so that a real hart cannot overflow from the stale value
+ * first), then clears OF and un-inhibits; a vCPU thread held up between
+ * the two for longer than the deadline (1 ms at perf record -c 1000000;
+ * a loaded host stalled it 1.1 to 5.5 ms right there) loses the overflow,
+ * and a CPU-bound task then gets no sample until its next context switch:
+ * perf record on Linux 6.12 came back with no sample, or stopped sampling
+ * half-way (docs/perf.md, Sampling).
+ *
+ * So after the start, each started programmable counter whose new value
+ * lies within half its range of overflow (top implemented bit set: what a
+ * sampling start sets, -period; perf's counting starts sit at half) is
+ * written again with that value, now running with OF clear: on QEMU that
+ * arms the timer where its expiry raises the overflow; on a real hart it
+ * puts back the value the counter just had (the few M-mode events since
+ * the un-inhibit are not counted).  Values further from overflow are
+ * written once: they cannot overflow soon, and QEMU 7.2 raises a spurious
+ * overflow at once for a value below 2^63 written to a running counter.
+ * Only with Sscofpmf: without it nothing overflows.  set: started
+ * counters whose value this start wrote (pmu_counter_write keeps it).
+ */
+void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
+{
+	uint64_t bits = set & pmu_hw_mask(h) & ~FIXED_COUNTERS;
+	unsigned int idx, top = h->caps.hpm_bits - 1;
+
+	if (!h->caps.sscofpmf)
+		return;
+	for_each_bit(idx, bits) {
+		uint64_t v = h->counter[idx].value;
+
+		if ((v >> top) & 1)
+			h->ops->counter_write(h->ops_ctx, idx, v);
+	}
+}
+
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 {
 	if (hw_set)
@@ -181,6 +227,7 @@ void pmu_hw_reprogram(struct pmu_hart *h)
 	uint64_t configured = h->configured & hw;
 	uint64_t running = h->started & configured;
 	uint64_t free_fixed = hw & FIXED_COUNTERS & ~configured;
+	uint64_t restored = h->saved & hw;
 	uint64_t bits = hw;
 	unsigned int idx;
 
@@ -201,7 +248,7 @@ void pmu_hw_reprogram(struct pmu_hart *h)
 			evsel |= MHPMEVENT_OF;
 		event_write(h, idx, evsel);
 	}
-	bits = h->saved & hw;
+	bits = restored;
 	for_each_bit(idx, bits)
 		h->ops->counter_write(h->ops_ctx, idx, h->counter[idx].value);
 	h->saved = 0;
@@ -209,4 +256,6 @@ void pmu_hw_reprogram(struct pmu_hart *h)
 	if (running | free_fixed)
 		h->ops->inhibit_clear(h->ops_ctx,
 				      (uint32_t)(running | free_fixed));
+	/* as counter_start: armed again while running (QEMU 7.2) */
+	pmu_hw_rewrite_started(h, running & restored);
 }

@@ -106,6 +106,7 @@ void pmu_hw_release(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
+void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
 
 /*

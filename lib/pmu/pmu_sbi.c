@@ -260,6 +260,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 		else if (start_flags & SBI_PMU_START_FLAG_SET_INIT_VALUE)
 			pmu_counter_write(h, idx, initial_value);
 		pmu_counter_start(h, idx);
+		if (start_flags & both)		/* QEMU 7.2: see pmu_hw.c */
+			pmu_hw_rewrite_started(h, BIT64(idx));
 		return sbi_ok(0);
 	}
 	bits = set;
@@ -271,6 +273,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 			pmu_counter_write(h, idx, initial_value);
 	}
 	pmu_counters_start(h, set);
+	if (start_flags & both)
+		pmu_hw_rewrite_started(h, set);
 	return sbi_ok(0);
 }
 

@@ -10,6 +10,32 @@ static void log_op(struct sim_hart *s, char op, unsigned int idx, uint64_t v)
 		s->log[s->nlog++] = (struct sim_op){ op, idx, v };
 }
 
+static void timer_expire(struct sim_hart *s, uint32_t bits)
+{
+	for (unsigned int i = 3; i < 32; i++) {
+		if (!(bits & (1U << i)))
+			continue;
+		s->timer_armed &= ~(1U << i);
+		if (s->inhibit & (1U << i))
+			continue;	/* QEMU 7.2: lost, not armed again */
+		if (!(s->evt[i] & MHPMEVENT_OF))
+			s->lcofi++;
+		s->evt[i] |= MHPMEVENT_OF;
+	}
+}
+
+void sim_timer_expire(struct sim_hart *s)
+{
+	timer_expire(s, s->timer_armed);
+}
+
+/* After every CSR write: the deadlines may pass here (expire_after_op). */
+static void after_op(struct sim_hart *s)
+{
+	if (++s->nops == s->expire_after_op)
+		sim_timer_expire(s);
+}
+
 static bool counter_ok(const struct sim_hart *s, unsigned int idx)
 {
 	return idx < 32 && idx != 1 && (s->exists & (1U << idx));
@@ -45,6 +71,13 @@ static void sim_counter_write(void *ctx, unsigned int idx, uint64_t v)
 	if (s->hardwired_zero & (1U << idx))
 		return;
 	s->ctr[idx] = v & width_mask(s, idx);
+	if (s->qemu_overflow_timer && s->sscofpmf && idx >= 3 &&
+	    ((s->evt[idx] & 0xFFFFF) == 1 || (s->evt[idx] & 0xFFFFF) == 2)) {
+		s->timer_armed |= 1U << idx;
+		if (!(v >> 63))
+			timer_expire(s, 1U << idx);	/* deadline passed */
+	}
+	after_op(s);
 }
 
 static bool event_ok(const struct sim_hart *s, unsigned int idx)
@@ -79,6 +112,7 @@ static void sim_event_write(void *ctx, unsigned int idx, uint64_t v)
 	if ((idx == 0 || idx == 2) && (v & ~MHPMEVENT_INH_MASK))
 		s->illegal++;	/* mNcfg has only the five inhibit bits */
 	s->evt[idx] = v;
+	after_op(s);
 }
 
 static bool mask_ok(const struct sim_hart *s, uint32_t mask)
@@ -94,6 +128,7 @@ static void sim_inhibit_set(void *ctx, uint32_t mask)
 	if (!mask_ok(s, mask))
 		s->illegal++;
 	s->inhibit |= mask;
+	after_op(s);
 }
 
 static void sim_inhibit_clear(void *ctx, uint32_t mask)
@@ -104,6 +139,7 @@ static void sim_inhibit_clear(void *ctx, uint32_t mask)
 	if (!mask_ok(s, mask))
 		s->illegal++;
 	s->inhibit &= ~mask;
+	after_op(s);
 }
 
 /* S-mode may use [SIM_SMEM, SIM_RAM_BASE + SIM_RAM_SIZE). */
@@ -245,6 +281,7 @@ int sim_log_count(const struct sim_hart *s, char op)
 
 void sim_power_loss(struct sim_hart *s)
 {
+	s->timer_armed = 0;
 	for (unsigned int i = 0; i < 32; i++) {
 		s->ctr[i] = 0xDEAD0000ULL + i;
 		s->evt[i] = 0;

@@ -41,6 +41,19 @@ struct sim_hart {
 	bool sscofpmf;
 	bool smcntrpmf;
 	bool qemu_filter_bug;	/* filters ignored for selectors 1 and 2 */
+	/*
+	 * QEMU 7.2's overflow of counters with selector 1 or 2 (cycles,
+	 * instret): a host timer that every counter write arms, inhibited
+	 * or not; when it expires, an inhibited counter loses the overflow
+	 * (no OF, no LCOFI, not armed again).  A value below 2^63 has its
+	 * deadline in the past: it expires at once.  The deadlines pass when
+	 * the test says (sim_timer_expire), or right after the CSR access
+	 * number expire_after_op (a vCPU held up there by the host).
+	 */
+	bool qemu_overflow_timer;
+	uint32_t timer_armed;		/* counters with a pending deadline */
+	unsigned int nops;		/* CSR writes so far (E, C, I, U) */
+	unsigned int expire_after_op;	/* 0: never */
 	uint64_t ctr[32];
 	uint64_t evt[32];	/* mhpmevent; mcyclecfg/minstretcfg at 0/2 */
 	uint32_t inhibit;
@@ -61,6 +74,8 @@ void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,
 	      bool sscofpmf, bool smcntrpmf);
 void sim_free(struct sim_hart *s);
 void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n);
+/* QEMU 7.2: the armed overflow deadlines pass now (qemu_overflow_timer). */
+void sim_timer_expire(struct sim_hart *s);
 void sim_log_clear(struct sim_hart *s);
 /* Index of the first log entry >= from with this op and idx, or -1. */
 int sim_log_find(const struct sim_hart *s, int from, char op, unsigned int idx);
