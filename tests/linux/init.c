@@ -20,6 +20,10 @@
  *   tally.perf=count    counting checks only (fw_jump and fw_payload runs;
  *                       also the default, as fw_payload has no -append)
  *   tally.perf=none     only the boot checks
+ *   tally.perf=soak     the soak (tests/debian/soak.sh): the boot checks,
+ *                       the probe and snapshot, then /soak/run.sh of the
+ *                       soak's extra initramfs (tally.soak=SECONDS), perf
+ *                       after hotplug and a quiet PMU driver after it
  *   tally.perf=aia      the AIA runs (QEMU virt aia=...): the boot checks,
  *                       cycles/instructions, TLB sampling, the IPI and
  *                       remote-fence paths, perf after hotplug, the
@@ -247,7 +251,8 @@ static struct {
 	char aia[16];		/* tally.aia=: aplic, imsic, or "" (no AIA) */
 	int hotplug_loop;	/* tally.hotplug_loop=: rounds, 0 = no loop */
 	int sscofpmf_optional;	/* tally.sscofpmf=optional */
-} opt = { "count", 16, 0, 0, "", 0, 0 };
+	int soak;		/* tally.soak=: seconds of the soak (tally.perf=soak) */
+} opt = { "count", 16, 0, 0, "", 0, 0, 60 };
 
 static void parse_cmdline(void)
 {
@@ -271,6 +276,8 @@ static void parse_cmdline(void)
 			opt.hotplug_loop = atoi(word + 19);
 		else if (!strcmp(word, "tally.sscofpmf=optional"))
 			opt.sscofpmf_optional = 1;
+		else if (!strncmp(word, "tally.soak=", 11))
+			opt.soak = atoi(word + 11);
 	}
 }
 
@@ -1553,6 +1560,25 @@ static int check_aia(void)
 	return ret;
 }
 
+/*
+ * tally.perf=soak: /soak/run.sh (tests/debian/soak-guest.sh, in the extra
+ * initramfs of tests/debian/soak.sh) runs Debian's stress-ng for
+ * tally.soak= seconds and prints its own SOAK lines on the console, which
+ * soak.sh reads; it exits non-zero if stress-ng failed or a CPU stayed
+ * offline. perf-after-hotplug and perf-driver-quiet run after it.
+ */
+static int check_soak(void)
+{
+	int status;
+
+	if (access("/soak/run.sh", R_OK))
+		return fail("no /soak/run.sh (tests/debian/soak.sh gives it)");
+	status = run(NULL, opt.soak * 2 + 300, "sh /soak/run.sh %d", opt.soak);
+	if (status)
+		return fail("sh /soak/run.sh %d: exit status %d", opt.soak, status);
+	return 0;
+}
+
 /* ---- the hotplug loop (tally.hotplug_loop=N) ----------------------------- */
 
 /*
@@ -1765,6 +1791,7 @@ enum {
 	SET_ICOUNT = 8,		/* tally.perf=icount only */
 	SET_AIA = 16,		/* tally.perf=aia only */
 	SET_LOOP = 32,		/* tally.hotplug_loop=N, N > 0 */
+	SET_SOAK = 64,		/* tally.perf=soak only */
 	SET_PERF = SET_COUNT | SET_FULL | SET_ICOUNT | SET_AIA,
 };
 
@@ -1776,8 +1803,8 @@ static const struct check {
 	{ "mounts", check_mounts, SET_BOOT },
 	{ "cpus-online", check_cpus_online, SET_BOOT },
 	{ "cpu-hotplug", check_cpu_hotplug, SET_BOOT },
-	{ "perf-pmu-probe", check_pmu_probe, SET_PERF },
-	{ "perf-snapshot", check_snapshot, SET_PERF },
+	{ "perf-pmu-probe", check_pmu_probe, SET_PERF | SET_SOAK },
+	{ "perf-snapshot", check_snapshot, SET_PERF | SET_SOAK },
 	{ "perf-instructions-exact", check_instructions_exact, SET_ICOUNT },
 	{ "perf-cycles-instructions", check_cycles_instructions, SET_COUNT | SET_FULL | SET_AIA },
 	{ "perf-mode-cycles-instructions", check_mode_cycles_instructions, SET_PERF },
@@ -1790,9 +1817,10 @@ static const struct check {
 	{ "perf-fw-tally-256-257", check_fw_tally, SET_COUNT | SET_FULL },
 	{ "perf-record-dtlb", check_record_tlb, SET_FULL | SET_AIA },
 	{ "perf-record-cycles", check_record_cycles, SET_FULL },
-	{ "perf-after-hotplug", check_hotplug_perf, SET_FULL | SET_AIA },
+	{ "soak", check_soak, SET_SOAK },
+	{ "perf-after-hotplug", check_hotplug_perf, SET_FULL | SET_AIA | SET_SOAK },
 	{ "perf-multiplex", check_multiplex, SET_COUNT | SET_FULL },
-	{ "perf-driver-quiet", check_driver_quiet, SET_PERF },
+	{ "perf-driver-quiet", check_driver_quiet, SET_PERF | SET_SOAK },
 	{ "aia-interrupts", check_aia, SET_AIA },
 	{ "cpu-hotplug-loop", check_hotplug_loop, SET_LOOP },	/* last: clears the log */
 };
@@ -1807,6 +1835,8 @@ static int selected_sets(void)
 		return SET_BOOT;
 	if (!strcmp(opt.perf, "aia"))
 		return SET_BOOT | SET_AIA;
+	if (!strcmp(opt.perf, "soak"))
+		return SET_BOOT | SET_SOAK;
 	return SET_BOOT | SET_COUNT;
 }
 
