@@ -34,13 +34,14 @@
 # Without network, an earlier complete fetch is used as it is.
 #
 # Usage: tests/debian/fetch.sh [<dir>]   (default <repo>/build/debian)
+# Environment: TALLY_DEBIAN_MIRROR (default http://deb.debian.org/debian)
 # Prints "[debian] ..." progress lines; exits non-zero on failure.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 dir=$(realpath -m "${1:-$repo/build/debian}")
-mirror=http://deb.debian.org/debian
+mirror=${TALLY_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 stable=trixie
 backports=trixie-backports
@@ -311,6 +312,9 @@ complete() {
 	done
 }
 
+# fetch_key <closure file>: the cache key, its packages and this script
+fetch_key() { hash_inputs "$(cat "$1")" "$here/fetch.sh"; }
+
 make_links() {
 	local l
 	for l in "${links[@]}"; do
@@ -325,7 +329,7 @@ main() {
 	log "apt-get update ($stable, $backports; amd64, riscv64) in $apt_dir"
 	if ! apt-get update -q > "$dir/update.log" 2>&1 ||
 		grep -qE '^(W|E): (Failed|Some index)' "$dir/update.log"; then
-		if complete && stamp_ok fetch "$(hash_inputs "$dir/closure" "$here/fetch.sh")"; then
+		if complete && stamp_ok fetch "$(fetch_key "$dir/closure")"; then
 			log "apt-get update failed (no network?): using the fetch of $(stat -c %y "$dir/versions" | cut -d. -f1)"
 			cat "$dir/versions"
 			return 0
@@ -335,7 +339,7 @@ main() {
 	fi
 	: > "$dir/download.log"
 	resolve
-	key=$(hash_inputs "$dir/.closure.new" "$here/fetch.sh")
+	key=$(fetch_key "$dir/.closure.new")
 	if complete && stamp_ok fetch "$key" && cmp -s "$dir/.closure.new" "$dir/closure"; then
 		rm -f "$dir/.closure.new" "$dir/.versions.new"
 		make_links
