@@ -6,6 +6,7 @@
 #        make run-sbi [PLATFORM=<board>]           the S-mode SBI test payload on the board's QEMU machine
 #        make check                                every test (host, SBI payload, Linux)
 #        make check-debian                         Debian's QEMU 10.0/11.1, kernels, perf: every CPU model
+#        make soak [SOAK_TIME=600]                 stress-ng soak on Debian's stack, Tally and OpenSBI 1.9
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #        make bench-breakdown [BOOT=1]             where each call's instructions go
@@ -117,7 +118,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian \
+.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian soak \
 	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
@@ -238,6 +239,14 @@ check-kvm:
 # and 11.1 x CPU models x trixie's and backports' kernels; not in make check
 check-debian:
 	@tests/run-all.sh $(O) debian-full
+
+# the long soak (tests/debian/soak.sh, docs/benchmarks.md): stress-ng's CPU
+# hotplug, perf, timers, IPIs and remote fences at once for SOAK_TIME
+# seconds on Tally, then on OpenSBI 1.9 (INFO lines); the test command's
+# job soak runs 60 s on Tally
+SOAK_TIME	?= 600
+soak:
+	@TALLY_COMPARE=1 TALLY_SOAK_SECONDS=$(SOAK_TIME) tests/run-all.sh $(O) soak-long
 
 bench: all
 	@bench/run.sh $(O)

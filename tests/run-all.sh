@@ -4,9 +4,9 @@
 # (optionally behind a "name: " prefix).  A job that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full]...
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full|soak-long]...
 #   (default: all but quick, which is make check-quick's subset of unit and
-#   sbi, and debian-full, make check-debian's matrix)
+#   sbi, debian-full, make check-debian's matrix, and soak-long, make soak)
 #
 # Each suite is a few jobs, and the artefacts they need (firmware images,
 # kernels, perf, the KVM selftests) are build jobs of their own, each keyed
@@ -299,6 +299,21 @@ kvm_selftests() { "$root/tests/kvm/run.sh" "$out/linux-6.12" "$out/kvm" "$fw/fw_
 debian_short() { "$root/tests/debian/run.sh" "$out" short "$fw/fw_dynamic.bin"; }
 debian_full() { "$root/tests/debian/run.sh" "$out" full "$fw/fw_dynamic.bin"; }
 
+# The soak (tests/debian/soak.sh): stress-ng's CPU hotplug, perf, timers,
+# IPIs and remote fences at once on Debian's 6.12 under QEMU 11.1, 4 harts;
+# 60 s in the test command; make soak: TALLY_SOAK_SECONDS (600), then
+# OpenSBI 1.9 the same way (INFO lines; TALLY_COMPARE=1, OPENSBI_ANCHOR)
+debian_soak() { "$root/tests/debian/soak.sh" "$out" 60; }
+debian_soak_long() {
+	local status=0 anchor=${OPENSBI_ANCHOR-$root/../shared/anchors/opensbi-1.9}
+	"$root/tests/debian/soak.sh" "$out" "${TALLY_SOAK_SECONDS:-600}" || status=1
+	if [[ -n $anchor && -f $anchor/fw_dynamic.bin ]]; then
+		"$root/tests/debian/soak.sh" "$out" "${TALLY_SOAK_SECONDS:-600}" \
+			"$anchor/fw_dynamic.bin" opensbi-1.9
+	fi
+	return $status
+}
+
 # --- the job table ----------------------------------------------------------------
 # job <name> <suite> <seconds> <function> [jobs it needs...]
 # <seconds>: about what it took from a clean clone on 2 cores, beside
@@ -326,6 +341,8 @@ job sbi-rv32 sbi 10 sbi_rv32 build-fw-variants
 job build-debian build 120 build_debian
 job debian debian 90 debian_short build-fw build-debian
 job debian-full debian-full 900 debian_full build-fw build-debian
+job soak debian 130 debian_soak build-fw build-debian
+job soak-long soak-long 1500 debian_soak_long build-fw build-debian
 job sbi-2026 sbi 20 sbi_2026 build-fw build-debian
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
