@@ -1330,10 +1330,38 @@ static int hotplug_all(int n)
  * -524" is the symptom of a lost snapshot page).
  */
 #define HOTPLUG_PAGES 5000UL
+/*
+ * Every one of the n online CPUs counts sanely: perf stat -a -A of cycles
+ * and dTLB-load-misses while a thread pinned to each CPU loads 2000 pages.
+ * 2^63 or 0 is what a lost snapshot page reads as.  after: the words of
+ * the failure message ("after hotplug", "round 3").  quiet: no notes.
+ */
+static int cpus_count_sanely(int n, const char *after, int quiet)
+{
+	double cyc, dtlb;
+	char name[16];
+
+	if (perf_stat("-a -A", "cycles,dTLB-load-misses", "all-cpus 2000"))
+		return -1;
+	for (int cpu = 0; cpu < n; cpu++) {
+		snprintf(name, sizeof(name), "CPU%d", cpu);
+		if (counted("cycles", name, &cyc) ||
+		    counted("dTLB-load-misses", name, &dtlb))
+			return -1;
+		if (!quiet)
+			note("CPU%d cycles %.0f dTLB-load-misses %.0f", cpu, cyc, dtlb);
+		if (cyc < 1 || cyc > 1e15 || dtlb < 2000 || dtlb > 1e7)
+			return fail("%s, CPU%d counts cycles %.0f and "
+				    "dTLB-load-misses %.0f (its thread loads 2000 "
+				    "pages)", after, cpu, cyc, dtlb);
+	}
+	return 0;
+}
+
 static int check_hotplug_perf(void)
 {
 	int n = sysfs_online_cpus(), cpu;
-	double cyc, dtlb, mu;
+	double mu;
 	long samples;
 	char name[16];
 
@@ -1343,20 +1371,8 @@ static int check_hotplug_perf(void)
 		return skip("only %d cpu online", n);
 	if (hotplug_all(n) || hotplug_all(n))
 		return -1;
-	if (perf_stat("-a -A", "cycles,dTLB-load-misses", "all-cpus 2000"))
+	if (cpus_count_sanely(n, "after hotplug", 0))
 		return -1;
-	for (cpu = 0; cpu < n; cpu++) {
-		snprintf(name, sizeof(name), "CPU%d", cpu);
-		if (counted("cycles", name, &cyc) ||
-		    counted("dTLB-load-misses", name, &dtlb))
-			return -1;
-		note("CPU%d cycles %.0f dTLB-load-misses %.0f", cpu, cyc, dtlb);
-		/* 2^63 or 0 is what a lost snapshot page reads as */
-		if (cyc < 1 || cyc > 1e15 || dtlb < 2000 || dtlb > 1e7)
-			return fail("after hotplug, CPU%d counts cycles %.0f and "
-				    "dTLB-load-misses %.0f (its thread loads 2000 "
-				    "pages)", cpu, cyc, dtlb);
-	}
 	cpu = n - 1;
 	snprintf(name, sizeof(name), "load-pages %lu", HOTPLUG_PAGES);
 	if (run(OUT, 120, "WORK_CPU=%d perf stat -x, -o " STAT " -e "
@@ -1722,7 +1738,7 @@ static int loop_round(int round, int n)
 		"work munmap 50",
 		"work loop 1",
 	};
-	char line[256];
+	char line[256], after[32];
 	const char *bad;
 	int cpu, during;
 
@@ -1739,6 +1755,10 @@ static int loop_round(int round, int n)
 	for (int i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (loop_run(round, cmds[i]))
 			return -1;
+	/* not only perf's exit status: every CPU's counts, as check_hotplug_perf */
+	snprintf(after, sizeof(after), "round %d", round);
+	if (cpus_count_sanely(n, after, 1))
+		return -1;
 	if (loop_clock_storm(round, n, 300))
 		return -1;
 	bad = loop_log_bad(line, sizeof(line));
