@@ -314,6 +314,11 @@ debian_soak_long() {
 	return $status
 }
 
+# Debian's U-Boot (u-boot-qemu, qemu-riscv64_smode) as the next stage of
+# fw_dynamic and fw_jump on QEMU 10.0 and 11.1 (tests/debian/uboot.sh):
+# its prompt, its sbi command's list, booti of Debian's kernel to init
+debian_uboot() { "$root/tests/debian/uboot.sh" "$out"; }
+
 # --- the job table ----------------------------------------------------------------
 # job <name> <suite> <seconds> <function> [jobs it needs...]
 # <seconds>: about what it took from a clean clone on 2 cores, beside
@@ -342,6 +347,7 @@ job build-debian build 120 build_debian
 job debian debian 90 debian_short build-fw build-debian
 job debian-full debian-full 900 debian_full build-fw build-debian
 job soak debian 130 debian_soak build-fw build-debian
+job debian-uboot debian 60 debian_uboot build-fw build-debian
 job soak-long soak-long 1500 debian_soak_long build-fw build-debian
 job sbi-2026 sbi 20 sbi_2026 build-fw build-debian
 if [[ $kvers == *" 6.1 "* ]]; then
