@@ -133,15 +133,35 @@ fi
 # display modules); panic=-1 with -no-reboot ends it at a panic. Hung tasks
 # after 30 s (Debian's default 120 s would never fire in a 1-minute soak);
 # a 4 MB log keeps every hotplug operation's lines for perf-driver-quiet.
+# A run that met an RCU stall, a lockup, a hung task or an oops has failed:
+# it is stopped 60 s later (a wedged kernel would hold the QEMU until the
+# timeout), with what the kernel said meanwhile.
 mkdir -p "$(dirname "$logf")"
 timeout_s=$((secs * 2 + 400))
+bad='Oops|Unable to handle kernel|BUG:|WARNING:|Kernel panic|blocked for more than|rcu: INFO|rcu_.*detected stall|self-detected stall|soft lockup|hard LOCKUP|Call Trace'
+fatal='Oops|Unable to handle kernel|blocked for more than|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP'
 start=$SECONDS
 status=0
+: > "$logf"
 timeout -k 5 "$timeout_s" "$qroot/qemu-system-riscv64" -M virt -cpu "$cpu" -smp 4 -m 1G \
 	-display none -serial stdio -monitor none -no-reboot -bios "$fw" \
 	-kernel "$lroot/Image" -initrd "$work/initrd.gz" \
 	-append "console=ttyS0 earlycon panic=-1 tally.perf=soak tally.soak=$secs tally.pmu_num=16 log_buf_len=4M transparent_hugepage=never sysctl.kernel.hung_task_timeout_secs=30" \
-	< /dev/null > "$logf" 2>&1 || status=$?
+	< /dev/null > "$logf" 2>&1 &
+qpid=$!
+stop_at=""
+while kill -0 "$qpid" 2> /dev/null; do
+	if [[ -z $stop_at ]] && grep -aqE "$fatal" "$logf"; then
+		stop_at=$((SECONDS + 60))
+		echo "  $name: the kernel says \"$(grep -am1 -E "$fatal" "$logf" | tr -d '\r')\" after $((SECONDS - start)) s: stopping the run in 60 s"
+	fi
+	if [[ -n $stop_at ]] && ((SECONDS >= stop_at)); then
+		kill "$qpid" 2> /dev/null
+		break
+	fi
+	sleep 5
+done
+wait "$qpid" || status=$?
 took=$((SECONDS - start))
 tr -d '\r' < "$logf" > "$logf.txt" && mv "$logf.txt" "$logf"
 
@@ -172,12 +192,12 @@ hotplug=$(grep -oE 'cpu-online=[0-9]+' <<< "$soak" | cut -d= -f2) || true
 if [[ $soak == "SOAK-STRESS: soak status 0 "* && $soak == *" cpu-online="* ]]; then
 	verdict 1 "stress-ng: every stressor at once for $secs s passed" "bogo ops: $ops"
 else
-	verdict 0 "stress-ng: every stressor at once for $secs s passed" "${soak:-no SOAK-STRESS line}; $(grep -am1 -aE 'stress-ng: (fail|error|info: .*failed: [1-9])' "$logf" || true)"
+	why=$(grep -am1 -E 'stress-ng: (fail|error)|stress-ng: info: .*failed: [1-9]' "$logf") || true
+	verdict 0 "stress-ng: every stressor at once for $secs s passed" "${soak:-no SOAK-STRESS line}${why:+; $why}"
 fi
 
 # the console: the kernel's warnings and errors reach it (init.c sets the
 # console level to 5), the informational hotplug lines do not
-bad='Oops|Unable to handle kernel|BUG:|WARNING:|Kernel panic|blocked for more than|rcu: INFO|detected stalls?|self-detected stall|soft lockup|hard LOCKUP|Call Trace'
 hits=$(grep -acE "$bad" "$logf") || true
 if ((hits == 0)) && [[ -n $marker ]]; then
 	verdict 1 "no oops, hung task or RCU stall in $secs s"
@@ -228,6 +248,8 @@ fi
 
 if ((status == 0)) && grep -aq 'reboot: Power down' "$logf"; then
 	verdict 1 "powers off cleanly"
+elif [[ -n $stop_at ]]; then
+	verdict 0 "powers off cleanly" "stopped 60 s after the first fatal sign; log $logf"
 elif ((status == 124 || status == 137)); then
 	verdict 0 "powers off cleanly" "still running after $timeout_s s, killed; log $logf"
 else
@@ -238,7 +260,7 @@ fi
 soak_fw=$(grep -aoE 'SOAK-FW: soak .*' "$logf" | tail -n 1) || true
 perf_events=$(grep -acE 'stress-ng: info: +\[[0-9]+\] +[0-9,]+ [A-Z]' "$logf") || true
 echo "  $name: $(basename "$fw") ($fw), $qname, ${lroot##*/} ($(cat "$lroot/release" 2> /dev/null)), -cpu $cpu -smp 4, $secs s: ${took} s wall, QEMU status $status, log $logf"
-echo "  $name: hotplug operations (stress-ng cpu-online bogo ops): ${hotplug:-none}; stress-ng --perf values printed: $perf_events"
+echo "  $name: hotplug operations (stress-ng cpu-online bogo ops): ${hotplug:-none}; stress-ng --perf values printed (soak and balance window): $perf_events"
 echo "  $name: soak firmware events: ${soak_fw#SOAK-FW: soak }"
 echo "  $name: balance window: ${balance#SOAK-FW: balance }"
 if ((failures)); then
