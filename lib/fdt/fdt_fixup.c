@@ -26,6 +26,26 @@ static int ensure_reserved_memory(void *fdt)
 	return node;
 }
 
+/*
+ * The fixups pack the tree; a next stage that edits it in place then has
+ * no room.  Debian's U-Boot copies the tree right below its own global
+ * data and grows it there (booti's bootargs and initrd): from a packed
+ * tree it wrote over its own state and stopped with a load access fault.
+ * The tree stays where it is and grows at its end, into the space the
+ * fixups above already assume (OpenSBI leaves the same 4 KiB).
+ */
+int fdt_fixup_leave_room(void *fdt)
+{
+	int err = fdt_pack(fdt);
+
+	if (!err)
+		err = fdt_open_into(fdt, fdt, fdt_totalsize(fdt) + FDT_NEXT_STAGE_ROOM);
+	if (err)
+		printf("Tally: WARNING: could not leave room in the devicetree: %s\n",
+		       fdt_strerror(err));
+	return err;
+}
+
 int fdt_fixup_reserved_memory(void *fdt, unsigned long base, unsigned long size)
 {
 	char name[40];

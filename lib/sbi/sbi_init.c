@@ -165,6 +165,8 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 	sbi_pmu_cold_init((void *)next.fdt);
 	if (board->final_init && !platform.fdt_err)
 		board->final_init((void *)next.fdt);
+	if (!platform.fdt_err)		/* after every fixup: room for the next stage */
+		fdt_fixup_leave_room((void *)next.fdt);
 	sbi_ecall_init();		/* after everything available() looks at */
 	print_banner(&next);
 	if (next.mode != PRV_S) {

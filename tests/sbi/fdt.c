@@ -400,6 +400,14 @@ int fdt_parse(const void *fdt, struct fdt_info *info)
 	w.depth = -1;
 	w.info = info;
 	read_memrsv(blob, off_rsv, total, info);
+	/* the free bytes after the last block (strings, or the structure) */
+	{
+		uint32_t end_strings = off_strings + be32(blob + 32), end = w.end;
+
+		if (end_strings > end)
+			end = end_strings;
+		info->free_at_end = end <= total ? total - end : 0;
+	}
 	if (walk(&w))
 		return -1;
 	classify_aia(info);

@@ -59,6 +59,7 @@ struct fdt_info {
 						 * NULL */
 	unsigned int naia;			/* AIA nodes, in tree order */
 	struct aia_node aia[FDT_MAX_AIA];
+	uint32_t free_at_end;			/* bytes after the blob's last block */
 	uint64_t uart_base;			/* the first serial node with */
 	uint32_t uart_irq;			/* interrupts (its first cell), or 0 */
 };
