@@ -121,6 +121,32 @@ struct pmu_hart_caps {
 };
 
 /*
+ * A vendor overflow back end: the counter-overflow interrupt of a hart
+ * without Sscofpmf whose vendor gives every counter an interrupt-enable
+ * bit and an overflow flag in M-mode CSRs of its own (T-Head C9xx:
+ * mcounterinten / mcounterof, IRQ 17; Andes: mcounterinten /
+ * mcounterovf, local interrupt 18).  Implemented by the embedder, used
+ * by the library only on a hart whose caps say no Sscofpmf (Sscofpmf's
+ * OF bit wins).  mask: bit i = counter i, only counters the caps list.
+ *   arm       counter_start, before the counters run: clear their
+ *             overflow flags (unless the overflow interrupt is pending, so
+ *             that S-mode does not lose it) and enable their interrupt.
+ *   disarm    counter_stop, release, hart init/stop: disable it.
+ *   flags     the overflow flags, bit i = counter i (the library only
+ *             believes those of counters armed since they were configured).
+ *   filter    optional: mode filtering by counter (Andes mcountermask_u/
+ *             s/m): inh is SBI_PMU_CFG_FLAG_SET_{U,S,M}INH, set = do not
+ *             count in that mode; 0 counts every mode.  Programmable
+ *             counters only.  NULL: the hart has no mode filter.
+ */
+struct pmu_overflow_ops {
+	void (*arm)(void *ctx, uint32_t mask);
+	void (*disarm)(void *ctx, uint32_t mask);
+	uint32_t (*flags)(void *ctx);
+	void (*filter)(void *ctx, unsigned int idx, unsigned long inh);
+};
+
+/*
  * Optional board hooks (the struct and any member may be NULL).
  *  hw_event_counters: counters (bit i = mhpmcounter i) that can count a
  *      type 0/1/2/3 event, and in *selector the mhpmevent value for it
@@ -148,6 +174,8 @@ struct pmu_hart_config {
 	void *ops_ctx;
 	const struct pmu_board_hooks *hooks;	/* may be NULL */
 	void *hooks_ctx;
+	/* vendor overflow back end (ctx: ops_ctx); NULL, or ignored with Sscofpmf */
+	const struct pmu_overflow_ops *overflow;
 	struct pmu_hart_caps caps;
 };
 
@@ -166,6 +194,7 @@ enum pmu_fw_slot {
 struct pmu_counter {
 	uint32_t event_idx;	/* valid while configured */
 	uint8_t fw_slot;	/* firmware counters: enum pmu_fw_slot */
+	uint8_t vinh;		/* hardware: the vendor filter's inh bits */
 	uint64_t event_data;	/* firmware: SBI_PMU_FW_PLATFORM encoding */
 	uint64_t selector;	/* hardware: the event's mhpmevent selector */
 	uint64_t evsel;		/* hardware: mhpmevent / mNcfg value, no OF */
@@ -193,6 +222,10 @@ struct pmu_hart {
 				   on a Sscofpmf hart: their OF is real.  Read
 				   only with configured: a released counter's
 				   bit is stale until configure clears it */
+	/* the vendor overflow back end (NULL: none, or Sscofpmf) */
+	const struct pmu_overflow_ops *vof;
+	uint32_t vof_armed;	/* as of_armed, for the vendor back end: hw
+				   counters started since configured */
 	uint32_t saved;		/* hw values saved by pmu_hart_suspend */
 	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
 	/* started firmware counters per slot, bit j = counter nr_hw + j */

@@ -123,6 +123,7 @@ void pmu_state_reset(struct pmu_hart *h)
 	h->configured = 0;
 	h->started = 0;
 	h->of_armed = 0;
+	h->vof_armed = 0;
 	h->saved = 0;
 	h->saved_of = 0;
 	h->shmem_enabled = false;

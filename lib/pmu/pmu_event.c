@@ -240,6 +240,8 @@ uint64_t pmu_filter_capable(const struct pmu_hart *h, uint64_t counters,
 		ok |= FIXED_COUNTERS;
 	if (h->caps.sscofpmf && !filter_ignored(h, selector))
 		ok |= pmu_hw_mask(h) & ~FIXED_COUNTERS;
+	if (h->vof && h->vof->filter)	/* a vendor filter (Andes) */
+		ok |= pmu_hw_mask(h) & ~FIXED_COUNTERS;
 	capable = counters & ok & pmu_hw_mask(h);
 	if (capable || PMU_STRICT_FILTERS)
 		return capable;

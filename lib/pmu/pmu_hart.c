@@ -9,6 +9,12 @@ static bool ops_complete(const struct pmu_hart_ops *ops)
 	       ops->inhibit_clear;
 }
 
+/* A vendor overflow back end needs its three hooks (filter is optional). */
+static bool overflow_complete(const struct pmu_overflow_ops *of)
+{
+	return !of || (of->arm && of->disarm && of->flags);
+}
+
 static unsigned int highest_bit_plus_one(uint32_t bits)
 {
 	return bits ? pmu_fls64(bits) + 1 : 0;
@@ -43,7 +49,7 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 	uint32_t usable;
 
 	if (!h || !cfg || !cfg->map || !cfg->map->frozen ||
-	    !ops_complete(cfg->ops))
+	    !ops_complete(cfg->ops) || !overflow_complete(cfg->overflow))
 		return disable(h);
 	usable = cfg->caps.counters & ~(1U << PMU_COUNTER_TIME);
 	if ((usable & ~(uint32_t)FIXED_COUNTERS) &&
@@ -56,6 +62,8 @@ long pmu_hart_init(struct pmu_hart *h, const struct pmu_hart_config *cfg)
 	h->hooks = cfg->hooks;
 	h->hooks_ctx = cfg->hooks_ctx;
 	h->caps = cfg->caps;
+	/* Sscofpmf's own OF bit and LCOFI win over a vendor back end */
+	h->vof = cfg->caps.sscofpmf ? NULL : cfg->overflow;
 	h->hw_usable = usable;
 	h->nr_hw = highest_bit_plus_one(usable);
 	h->valid = (uint64_t)usable |
@@ -97,8 +105,14 @@ void pmu_hart_suspend(struct pmu_hart *h)
 	h->saved = (uint32_t)bits;
 	for_each_bit(idx, bits)
 		h->counter[idx].value = h->ops->counter_read(h->ops_ctx, idx);
-	of_bits &= pmu_hw_of_armed(h);
 	h->saved_of = 0;
+	if (h->vof) {
+		/* the vendor flags of cycle/instret are real too */
+		h->saved_of = (uint32_t)(h->started & h->configured) &
+			      h->vof_armed & h->vof->flags(h->ops_ctx);
+		return;
+	}
+	of_bits &= pmu_hw_of_armed(h);
 	for_each_bit(idx, of_bits)
 		if (pmu_hw_overflowed(h, idx))
 			h->saved_of |= (uint32_t)BIT64(idx);

@@ -52,6 +52,32 @@ static uint64_t mode_inhibits(unsigned long cfg_flags)
 	       << MHPMEVENT_INH_SHIFT;
 }
 
+/*
+ * The host modes a vendor mode filter (pmu_overflow_ops.filter) does not
+ * count in, with mode_inhibits()'s policy: M-mode too when a host mode is
+ * named.
+ */
+static unsigned long vendor_inhibits(unsigned long cfg_flags)
+{
+	unsigned long inh = cfg_flags & PMU_INH_HOST;
+
+	return inh ? inh | SBI_PMU_CFG_FLAG_SET_MINH : 0;
+}
+
+/*
+ * The vendor back end at hart init and HSM stop: no counter's overflow
+ * interrupt enabled, no mode filter left over from a previous stage.
+ */
+static void vendor_reset(struct pmu_hart *h, uint64_t prog)
+{
+	unsigned int idx;
+
+	h->vof->disarm(h->ops_ctx, (uint32_t)pmu_hw_mask(h));
+	if (h->vof->filter)
+		for_each_bit(idx, prog)
+			h->vof->filter(h->ops_ctx, idx, 0);
+}
+
 /* Put every implemented counter into the unconfigured state. */
 void pmu_hw_reset_all(struct pmu_hart *h)
 {
@@ -62,6 +88,8 @@ void pmu_hw_reset_all(struct pmu_hart *h)
 
 	if (prog)
 		h->ops->inhibit_set(h->ops_ctx, (uint32_t)prog);
+	if (h->vof)
+		vendor_reset(h, prog);
 	for_each_bit(idx, bits)
 		event_write(h, idx, 0);
 	if (h->caps.smcntrpmf) {
@@ -82,6 +110,7 @@ void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
 
 	h->ops->inhibit_set(h->ops_ctx, (uint32_t)BIT64(idx));
 	h->of_armed &= ~(uint32_t)BIT64(idx);
+	h->vof_armed &= ~(uint32_t)BIT64(idx);
 	c->selector = selector;
 	if (pmu_is_fixed(idx)) {
 		c->evsel = evsel;
@@ -90,8 +119,13 @@ void pmu_hw_configure(struct pmu_hart *h, unsigned int idx,
 		return;
 	}
 
-	if (!h->caps.sscofpmf)
+	if (!h->caps.sscofpmf) {
 		evsel = 0;	/* no standard bits 63:58 without Sscofpmf */
+		if (h->vof && h->vof->filter) {	/* Andes: by counter */
+			c->vinh = (uint8_t)vendor_inhibits(cfg_flags);
+			h->vof->filter(h->ops_ctx, idx, c->vinh);
+		}
+	}
 	evsel |= selector;
 	if (h->hooks && h->hooks->hw_event_value)
 		evsel = h->hooks->hw_event_value(h->hooks_ctx, idx, evsel,
@@ -130,6 +164,28 @@ void pmu_hw_release(struct pmu_hart *h, unsigned int idx)
 }
 
 /*
+ * The vendor back end's counter start (no Sscofpmf): overflow flags
+ * cleared and interrupts enabled before the counters run (as with OF);
+ * cycle/instret too, their vendor bits are real (OpenSBI arms every
+ * hardware counter).  Out of line: the Sscofpmf path stays as it was.
+ */
+static __attribute__((noinline)) void vendor_start(struct pmu_hart *h,
+						   uint64_t hw_set)
+{
+	h->vof_armed |= (uint32_t)hw_set;
+	h->vof->arm(h->ops_ctx, (uint32_t)hw_set);
+	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
+}
+
+/* ... and its stop: inhibited first, then the interrupts disabled. */
+static __attribute__((noinline)) void vendor_stop(struct pmu_hart *h,
+						  uint64_t hw_set)
+{
+	h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw_set);
+	h->vof->disarm(h->ops_ctx, (uint32_t)hw_set);
+}
+
+/*
  * Start configured counters together: clear OF (the counter values were
  * written by the caller, after the event), then one inhibit write.
  */
@@ -140,20 +196,30 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set)
 
 	if (!hw_set)
 		return;
-	if (h->caps.sscofpmf) {
-		h->of_armed |= (uint32_t)prog;	/* only here is OF real */
-		for_each_bit(idx, prog)
-			event_write(h, idx, h->counter[idx].evsel);
+	if (!h->caps.sscofpmf) {
+		if (h->vof)
+			vendor_start(h, hw_set);
+		else
+			h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
+		return;
 	}
+	h->of_armed |= (uint32_t)prog;	/* only here is OF real */
+	for_each_bit(idx, prog)
+		event_write(h, idx, h->counter[idx].evsel);
 	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)hw_set);
 }
 
 /* pmu_hw_start() of one counter (idx < nr_hw), without the loop. */
 void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
 {
-	if (h->caps.sscofpmf && !pmu_is_fixed(idx)) {
-		h->of_armed |= (uint32_t)BIT64(idx);
-		event_write(h, idx, h->counter[idx].evsel);
+	if (h->caps.sscofpmf) {
+		if (!pmu_is_fixed(idx)) {
+			h->of_armed |= (uint32_t)BIT64(idx);
+			event_write(h, idx, h->counter[idx].evsel);
+		}
+	} else if (h->vof) {
+		vendor_start(h, BIT64(idx));
+		return;
 	}
 	h->ops->inhibit_clear(h->ops_ctx, (uint32_t)BIT64(idx));
 }
@@ -201,9 +267,16 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
 	}
 }
 
+/*
+ * Stop started counters.  vof_armed is 0 on a Sscofpmf hart (and on one
+ * without a vendor back end): the vendor test costs that path one load
+ * and a branch.
+ */
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 {
-	if (hw_set)
+	if (h->vof_armed & hw_set)
+		vendor_stop(h, hw_set);
+	else if (hw_set)
 		h->ops->inhibit_set(h->ops_ctx, (uint32_t)hw_set);
 }
 
@@ -211,6 +284,13 @@ void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set)
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx)
 {
 	return (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF) != 0;
+}
+
+/* The vendor flag of a counter of h->vof_armed: overflowed since its start? */
+__attribute__((noinline)) bool pmu_hw_vendor_overflowed(
+	const struct pmu_hart *h, unsigned int idx)
+{
+	return (h->vof->flags(h->ops_ctx) >> idx) & 1;
 }
 
 /*
@@ -253,6 +333,21 @@ void pmu_hw_reprogram(struct pmu_hart *h)
 		h->ops->counter_write(h->ops_ctx, idx, h->counter[idx].value);
 	h->saved = 0;
 	h->saved_of = 0;
+	if (h->vof) {
+		/*
+		 * The vendor CSRs were lost too: no interrupt enabled, and the
+		 * running counters armed again (a flag set before the suspend
+		 * is lost: the vendor CSRs have no way to set one).
+		 */
+		vendor_reset(h, hw & ~FIXED_COUNTERS);
+		bits = configured & ~FIXED_COUNTERS;
+		if (h->vof->filter)
+			for_each_bit(idx, bits)
+				h->vof->filter(h->ops_ctx, idx,
+					       h->counter[idx].vinh);
+		if (running)
+			h->vof->arm(h->ops_ctx, (uint32_t)running);
+	}
 	if (running | free_fixed)
 		h->ops->inhibit_clear(h->ops_ctx,
 				      (uint32_t)(running | free_fixed));

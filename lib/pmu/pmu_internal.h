@@ -108,6 +108,7 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
+bool pmu_hw_vendor_overflowed(const struct pmu_hart *h, unsigned int idx);
 
 /*
  * The counters with a real OF bit: started programmable counters on a
@@ -119,6 +120,19 @@ static inline uint64_t pmu_hw_of_armed(const struct pmu_hart *h)
 	return h->of_armed;
 }
 void pmu_hw_reprogram(struct pmu_hart *h);
+
+/*
+ * The overflow bit of hardware counter idx for the snapshot: OF of an
+ * armed counter of a Sscofpmf hart (read first: that path is as it was),
+ * else the vendor flag of a counter the vendor back end armed.
+ */
+static inline bool pmu_hw_of(const struct pmu_hart *h, unsigned int idx)
+{
+	if (__builtin_expect((pmu_hw_of_armed(h) & BIT64(idx)) != 0, 1))
+		return (h->ops->event_read(h->ops_ctx, idx) &
+			MHPMEVENT_OF) != 0;
+	return (h->vof_armed & BIT64(idx)) && pmu_hw_vendor_overflowed(h, idx);
+}
 
 /* pmu_counter.c: logical counter state shared by the calls */
 void pmu_counter_write(struct pmu_hart *h, unsigned int idx, uint64_t value);

@@ -86,16 +86,17 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_get_info(struct pmu_hart *h,
  * them never interrupts; the caller does not say whether it will sample.
  * So on a Sscofpmf hart a programmable counter is preferred (sampling
  * works, and so do the mode filters), the fixed counter is the fallback
- * when none is free.  Without Sscofpmf nothing can sample: the fixed
- * counter is preferred and keeps the programmable counters for the events
- * only they can count.
+ * when none is free; so on a hart with a vendor overflow back end (T-Head,
+ * Andes), whose programmable counters surely interrupt.  Without either
+ * nothing can sample: the fixed counter is preferred and keeps the
+ * programmable counters for the events only they can count.
  */
 static unsigned int choose_counter(const struct pmu_hart *h, uint64_t cand)
 {
 	uint64_t fixed = cand & FIXED_COUNTERS;
 	uint64_t other = cand & ~FIXED_COUNTERS;
 
-	if (fixed && other && !h->caps.sscofpmf)
+	if (fixed && other && !h->caps.sscofpmf && !h->vof)
 		return (unsigned int)pmu_ctz64(fixed);
 	if (other)
 		return (unsigned int)pmu_ctz64(other);

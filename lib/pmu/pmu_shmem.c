@@ -148,8 +148,7 @@ save_counter(const struct pmu_hart *h, unsigned long base, unsigned long idx,
 
 	if (idx >= h->nr_hw)
 		return save_fw_counter(h, base, idx, only);
-	if ((pmu_hw_of_armed(h) & BIT64(idx)) &&
-	    (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF))
+	if (pmu_hw_of(h, (unsigned int)idx))
 		of = BIT64(idx - base);
 	if (only)
 		snapshot_words(h)[0] = le64(of);
@@ -170,8 +169,7 @@ static __attribute__((noinline)) void save_base_hw(const struct pmu_hart *h,
 	volatile uint64_t *words = snapshot_words(h);
 	const struct pmu_hart_ops *ops = h->ops;
 	void *ctx = h->ops_ctx;
-	uint64_t of = (pmu_hw_of_armed(h) & BIT64(idx)) &&
-		      (ops->event_read(ctx, idx) & MHPMEVENT_OF);
+	uint64_t of = pmu_hw_of(h, idx);
 
 	words[0] = le64(of);
 	words[1] = le64(ops->counter_read(ctx, idx));
@@ -189,8 +187,7 @@ static __attribute__((noinline)) void save_one_hw(const struct pmu_hart *h,
 						  unsigned int off,
 						  unsigned int idx)
 {
-	uint64_t of = (pmu_hw_of_armed(h) & BIT64(idx)) &&
-		      (h->ops->event_read(h->ops_ctx, idx) & MHPMEVENT_OF);
+	uint64_t of = pmu_hw_of(h, idx);
 
 	snapshot_words(h)[0] = le64(of << off);
 	snapshot_words(h)[1 + off] =

@@ -38,6 +38,8 @@ struct fx_opts {
 	bool no_hooks;
 	bool no_shmem;
 	bool qemu_bug;
+	enum sim_vendor vendor;	/* the hart's vendor CSRs and back end */
+	bool vendor_csrs_only;	/* ... the CSRs, but no back end given */
 };
 
 struct fx {
@@ -98,5 +100,6 @@ void test_map_raw_in_order(void);
 void test_linux_flow(void);
 void test_linux_compat(void);
 void test_probe(void);
+void test_vendor(void);
 
 #endif

@@ -215,6 +215,29 @@ static bool mode_inhibited(uint64_t evt, enum sim_mode mode)
 	return (evt >> bit[mode]) & 1;
 }
 
+/* Andes mcountermask_*: counter i does not count in this mode. */
+static bool vendor_masked(const struct sim_hart *s, unsigned int i,
+			  enum sim_mode mode)
+{
+	unsigned int m = mode == SIM_U || mode == SIM_VU ? 0 :
+			 mode == SIM_S || mode == SIM_VS ? 1 : 2;
+
+	return s->vendor == SIM_VENDOR_ANDES && ((s->v_mask[m] >> i) & 1);
+}
+
+/* A counter wrapped: its vendor flag, and the interrupt if enabled. */
+static void vendor_overflow(struct sim_hart *s, unsigned int i)
+{
+	if (s->vendor == SIM_VENDOR_NONE)
+		return;
+	s->v_of |= 1U << i;
+	if (s->v_inten & (1U << i)) {
+		if (!s->v_pending)
+			s->v_irqs++;
+		s->v_pending = true;
+	}
+}
+
 /* n events of every kind happen in this mode. */
 void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n)
 {
@@ -223,10 +246,15 @@ void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n)
 
 		if (i == 1 || !(s->exists & (1U << i)) || (s->inhibit & (1U << i)))
 			continue;
+		if (vendor_masked(s, i, mode))
+			continue;
 		if (i == 0 || i == 2) {
 			if (s->smcntrpmf && mode_inhibited(s->evt[i], mode))
 				continue;
+			old = s->ctr[i];
 			s->ctr[i] += n;
+			if (s->ctr[i] < old)
+				vendor_overflow(s, i);
 			continue;
 		}
 		sel = s->evt[i] & ~MHPMEVENT_PRIV_BITS;
@@ -239,6 +267,7 @@ void sim_tick(struct sim_hart *s, enum sim_mode mode, uint64_t n)
 		old = s->ctr[i];
 		s->ctr[i] = (old + n) & mask;
 		if (n > mask - old) {		/* wrapped */
+			vendor_overflow(s, i);
 			if (s->sscofpmf) {
 				if (!(s->evt[i] & MHPMEVENT_OF))
 					s->lcofi++;
@@ -260,7 +289,7 @@ int sim_log_find(const struct sim_hart *s, int from, char op, unsigned int idx)
 
 		if (o->op != op)
 			continue;
-		if (op == 'I' || op == 'U') {
+		if (op == 'I' || op == 'U' || op == 'A' || op == 'D') {
 			if (o->value & (1ULL << idx))
 				return (int)i;
 		} else if (op == 'R' || op == 'W' || o->idx == idx) {
@@ -282,6 +311,8 @@ int sim_log_count(const struct sim_hart *s, char op)
 void sim_power_loss(struct sim_hart *s)
 {
 	s->timer_armed = 0;
+	if (s->vendor != SIM_VENDOR_NONE)
+		sim_set_vendor(s, s->vendor);
 	for (unsigned int i = 0; i < 32; i++) {
 		s->ctr[i] = 0xDEAD0000ULL + i;
 		s->evt[i] = 0;
@@ -323,3 +354,133 @@ void sim_mem_fill(struct sim_hart *s, uint8_t byte)
 {
 	memset(s->ram, byte, SIM_RAM_SIZE);
 }
+
+/* ---- vendor overflow back ends --------------------------------------- */
+
+void sim_set_vendor(struct sim_hart *s, enum sim_vendor v)
+{
+	s->vendor = v;
+	/* reset state: arbitrary (not the cycle/instret bits of the masks) */
+	s->v_inten = s->exists & ~2U;
+	s->v_of = 0;
+	s->v_wen = 0;
+	for (unsigned int m = 0; m < 3; m++)
+		s->v_mask[m] = v == SIM_VENDOR_ANDES ? 0x5A5A5A58U : 0;
+	s->v_pending = false;
+}
+
+void sim_vendor_ack(struct sim_hart *s)
+{
+	s->v_pending = false;
+}
+
+uint32_t sim_vendor_scounterof(const struct sim_hart *s)
+{
+	/* T-Head: "if the corresponding bit [of mcounterwen] is not set to 1,
+	 * scounterof will always read as 0" (OpenSBI, thead_c9xx_pmu.c) */
+	return s->vendor == SIM_VENDOR_THEAD ? s->v_of & s->v_wen : s->v_of;
+}
+
+static bool vendor_ok(struct sim_hart *s, enum sim_vendor v, uint32_t mask)
+{
+	if (s->vendor != v || (mask & ~s->exists) || (mask & 2)) {
+		s->illegal++;
+		return false;
+	}
+	return true;
+}
+
+/* counter start: the flag cleared unless the interrupt is pending (OpenSBI) */
+static void arm(struct sim_hart *s, enum sim_vendor v, uint32_t mask)
+{
+	log_op(s, 'A', 0, mask);
+	if (!vendor_ok(s, v, mask))
+		return;
+	if (!s->v_pending)
+		s->v_of &= ~mask;
+	else if (s->v_of & mask)
+		s->v_clear_while_pending++;	/* kept: S-mode still reads it */
+	if (v == SIM_VENDOR_THEAD)
+		s->v_wen |= mask;
+	s->v_inten |= mask;
+}
+
+static void disarm(struct sim_hart *s, enum sim_vendor v, uint32_t mask)
+{
+	log_op(s, 'D', 0, mask);
+	if (vendor_ok(s, v, mask))
+		s->v_inten &= ~mask;
+}
+
+static void thead_arm(void *ctx, uint32_t mask)
+{
+	arm(ctx, SIM_VENDOR_THEAD, mask);
+}
+
+static void thead_disarm(void *ctx, uint32_t mask)
+{
+	disarm(ctx, SIM_VENDOR_THEAD, mask);
+}
+
+static uint32_t thead_flags(void *ctx)
+{
+	struct sim_hart *s = ctx;
+
+	if (s->vendor != SIM_VENDOR_THEAD)
+		s->illegal++;
+	return s->v_of;
+}
+
+static void andes_arm(void *ctx, uint32_t mask)
+{
+	arm(ctx, SIM_VENDOR_ANDES, mask);
+}
+
+static void andes_disarm(void *ctx, uint32_t mask)
+{
+	disarm(ctx, SIM_VENDOR_ANDES, mask);
+}
+
+static uint32_t andes_flags(void *ctx)
+{
+	struct sim_hart *s = ctx;
+
+	if (s->vendor != SIM_VENDOR_ANDES)
+		s->illegal++;
+	return s->v_of;
+}
+
+static void andes_filter(void *ctx, unsigned int idx, unsigned long inh)
+{
+	struct sim_hart *s = ctx;
+	static const unsigned long bit[3] = {
+		SBI_PMU_CFG_FLAG_SET_UINH, SBI_PMU_CFG_FLAG_SET_SINH,
+		SBI_PMU_CFG_FLAG_SET_MINH,
+	};
+
+	log_op(s, 'F', idx, inh);
+	if (!vendor_ok(s, SIM_VENDOR_ANDES, 1U << idx) || idx < 3 ||
+	    (inh & ~(bit[0] | bit[1] | bit[2]))) {
+		s->illegal++;
+		return;
+	}
+	for (unsigned int m = 0; m < 3; m++) {
+		if (inh & bit[m])
+			s->v_mask[m] |= 1U << idx;
+		else
+			s->v_mask[m] &= ~(1U << idx);
+	}
+}
+
+const struct pmu_overflow_ops sim_thead_overflow = {
+	.arm = thead_arm,
+	.disarm = thead_disarm,
+	.flags = thead_flags,
+};
+
+const struct pmu_overflow_ops sim_andes_overflow = {
+	.arm = andes_arm,
+	.disarm = andes_disarm,
+	.flags = andes_flags,
+	.filter = andes_filter,
+};

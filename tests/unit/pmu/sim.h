@@ -29,12 +29,37 @@ enum sim_mode { SIM_U, SIM_S, SIM_M, SIM_VU, SIM_VS };
 struct sim_op {
 	char op;		/* 'E' event write, 'C' counter write,
 				   'I' inhibit set, 'U' inhibit clear,
-				   'R' mem read, 'W' mem write */
+				   'R' mem read, 'W' mem write,
+				   'A' vendor arm, 'D' vendor disarm,
+				   'F' vendor filter (idx, inh) */
 	unsigned int idx;
 	uint64_t value;		/* value, mask, or address */
 };
 
+/*
+ * Vendor overflow back ends (no Sscofpmf), as the vendors' manuals and
+ * OpenSBI describe them:
+ *   T-Head C9xx: mcounterinten (0x7ca) enables counter i's overflow
+ *     interrupt, mcounterof (0x7cb) holds its overflow flag, S-mode reads
+ *     it as scounterof (0x5c5) only where mcounterwen (0x7c9) is set; an
+ *     overflow of an enabled counter makes IRQ 17 pending (mip bit 17).
+ *   Andes: mcounterinten (0x7cf), mcounterovf (0x7d4), IRQ 18 (a "slide"
+ *     local interrupt, mslideleg bit 18), and mcountermask_m/s/u
+ *     (0x7d1..0x7d3): a set bit keeps counter i from counting in that mode.
+ * The pending bit stays until S-mode clears it (sim_vendor_ack).
+ */
+enum sim_vendor { SIM_VENDOR_NONE, SIM_VENDOR_THEAD, SIM_VENDOR_ANDES };
+
 struct sim_hart {
+	enum sim_vendor vendor;
+	uint32_t v_inten;		/* mcounterinten */
+	uint32_t v_of;			/* mcounterof / mcounterovf */
+	uint32_t v_wen;			/* T-Head mcounterwen */
+	uint32_t v_mask[3];		/* Andes mcountermask_u, _s, _m */
+	bool v_pending;			/* mip bit 17 (T-Head) / 18 (Andes) */
+	unsigned long v_irqs;		/* vendor overflow interrupts raised */
+	unsigned long v_clear_while_pending;	/* flags cleared while pending */
+
 	uint32_t exists;		/* bit i: counter i (1 = time) */
 	uint32_t hardwired_zero;	/* bit i: counter i exists, reads 0, ignores writes */
 	unsigned int hpm_bits;
@@ -68,6 +93,15 @@ struct sim_hart {
 };
 
 extern const struct pmu_hart_ops sim_ops;		/* with shmem */
+/* The embedder's vendor back ends over the simulated CSRs (ctx: the sim). */
+extern const struct pmu_overflow_ops sim_thead_overflow;
+extern const struct pmu_overflow_ops sim_andes_overflow;
+/* Make the hart a vendor's: its CSRs in a reset state the library must not trust. */
+void sim_set_vendor(struct sim_hart *s, enum sim_vendor v);
+/* S-mode's overflow handler clears the pending bit (Linux: csrc sip / slip). */
+void sim_vendor_ack(struct sim_hart *s);
+/* What S-mode reads as scounterof (T-Head 0x5c5, Andes 0x9d4). */
+uint32_t sim_vendor_scounterof(const struct sim_hart *s);
 extern const struct pmu_hart_ops sim_ops_noshmem;	/* without */
 
 void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,

@@ -119,11 +119,17 @@ void fx_setup(struct fx *f, const struct fx_opts *o)
 	memset(f, 0, sizeof(*f));
 	sim_init(&f->sim, o->counters, o->hpm_bits, o->sscofpmf, o->smcntrpmf);
 	f->sim.qemu_filter_bug = o->qemu_bug;
+	if (o->vendor != SIM_VENDOR_NONE)
+		sim_set_vendor(&f->sim, o->vendor);
 	f->cfg = (struct pmu_hart_config){
 		.map = o->map ? o->map : &test_map,
 		.ops = o->no_shmem ? &sim_ops_noshmem : &sim_ops,
 		.ops_ctx = &f->sim,
 		.hooks = o->no_hooks ? NULL : &test_hooks,
+		.overflow = o->vendor_csrs_only ? NULL :
+			    o->vendor == SIM_VENDOR_THEAD ? &sim_thead_overflow :
+			    o->vendor == SIM_VENDOR_ANDES ? &sim_andes_overflow :
+			    NULL,
 		.caps = {
 			.hartid = 0,
 			.counters = o->counters,
@@ -176,6 +182,7 @@ int main(int argc, char **argv)
 	test_probe();
 	test_linux_flow();
 	test_linux_compat();
+	test_vendor();
 	printf("%s%d checks, %d failed (PMU_FW_COUNTERS=%d)\n", check_prefix,
 	       check_count, check_failures, PMU_FW_COUNTERS);
 	return check_failures ? 1 : 0;
