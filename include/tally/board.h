@@ -23,11 +23,23 @@
 #include <stdint.h>
 #include <tally/pmu.h>
 
+/*
+ * The vendor overflow back end of a board's harts without Sscofpmf
+ * (lib/sbi/sbi_pmu_vendor.c; docs/pmu.md, Vendor overflow back ends).
+ * Used only if the cold-boot hart has the vendor's CSRs and no Sscofpmf.
+ */
+enum board_pmu_overflow {
+	BOARD_PMU_OVERFLOW_NONE,	/* Sscofpmf's LCOFI, or no overflow interrupt */
+	BOARD_PMU_OVERFLOW_THEAD,	/* T-Head C9xx: mcounterinten/mcounterof, IRQ 17 */
+	BOARD_PMU_OVERFLOW_ANDES,	/* Andes: mcounterinten/mcounterovf, IRQ 18 */
+};
+
 /* What a board gives lib/pmu: its hooks, and the quirks of its counters. */
 struct board_pmu {
 	const struct pmu_board_hooks *hooks;	/* may be NULL */
 	void *hooks_ctx;
 	uint32_t quirks;			/* PMU_HART_QUIRK_* */
+	enum board_pmu_overflow overflow;
 };
 
 /*
@@ -59,6 +71,11 @@ struct board {
 	/* root compatible strings it matches, NULL-terminated; may be NULL */
 	const char *const *compatible;
 	/*
+	 * Boards of board_cpu_table: the compatible strings of a cpu node
+	 * (under /cpus) they match, for a tree whose root no board matches.
+	 */
+	const char *const *cpu_compatible;
+	/*
 	 * Cold boot, after the generic devicetree walk.  Adjusts struct
 	 * platform: devices the generic code does not know (console, reset:
 	 * the console, IPI, timer and system_reset members of platform.ops
@@ -82,11 +99,16 @@ extern const struct board *board;
 
 /* The match table, ending with NULL; board_generic is not in it. */
 extern const struct board *const board_table[];
+/* Boards known by their harts (cpu_compatible), tried after board_table. */
+extern const struct board *const board_cpu_table[];
+extern const struct board board_thead_c9xx, board_andes_ax45;
 extern const struct board board_generic;
 
 /*
  * The first board of the table whose compatible strings the root node
- * matches, else 'fallback' (or board_generic if that is NULL).
+ * matches, else the first of board_cpu_table one of whose cpu_compatible
+ * strings a cpu node matches, else 'fallback' (or board_generic if that
+ * is NULL).
  */
 const struct board *board_match(const void *fdt, const struct board *fallback);
 /*
@@ -98,5 +120,7 @@ void board_select(const void *fdt);
 void board_pmu_config(struct pmu_hart_config *cfg);
 /* The counter quirks the board declared (for the banner). */
 uint32_t board_pmu_quirks(void);
+/* The vendor overflow back end the board declared. */
+enum board_pmu_overflow board_pmu_overflow(void);
 
 #endif

@@ -260,6 +260,7 @@ void sbi_pmu_cold_init(const void *fdt)
 		printf("Tally: PMU: no mcountinhibit CSR: mcycle and minstret only, never stopped\n");
 	fdt_pmu_parse_stats(fdt, &pmu_event_map, sbi_pmu_hart_counters(), pmu_warn, 0,
 			    &pmu_dt_stats);
+	sbi_pmu_vendor_cold_init();
 	pmu_ready = true;
 }
 
@@ -271,7 +272,8 @@ void sbi_pmu_cold_init(const void *fdt)
  */
 static void print_filter_banner(void)
 {
-	bool prog = hart_features.has_sscofpmf, fixed = hart_features.has_smcntrpmf;
+	bool prog = hart_features.has_sscofpmf || sbi_pmu_vendor_filters();
+	bool fixed = hart_features.has_smcntrpmf;
 	bool quirk = prog && hart_features.instret_filter_ignored;
 	const char *outcome = PMU_STRICT_FILTERS ? "refused (strict build)" :
 			      "every mode counted";
@@ -319,6 +321,8 @@ void sbi_pmu_print_banner(void)
 		       ", one counter per event" : "");
 	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257\n",
 	       PMU_FW_COUNTERS);
+	if (sbi_pmu_vendor_name())
+		printf("PMU overflow     : %s\n", sbi_pmu_vendor_name());
 	print_filter_banner();
 	print_linux_compat();
 }
@@ -352,6 +356,7 @@ static void sbi_pmu_hart_init(void)
 	if (!pmu_ready)
 		return;
 	board_pmu_config(&cfg);		/* the board's hooks and counter quirks */
+	cfg.overflow = sbi_pmu_vendor_hart_init();	/* T-Head, Andes: or NULL */
 #ifdef TALLY_TEST_PMU_FAIL_HART
 	/* test builds only: this hart's counters read as hardwired zero */
 	if (this_hartid() == TALLY_TEST_PMU_FAIL_HART)

@@ -10,7 +10,8 @@
 # nodes (tests/dt/corpus/*.dts, expectations inside each file), generated
 # limits (full tables, too many masks), a generated 10,000-row raw map
 # (loaded fully, lookups bounded), invalid blobs, and the same under
-# ASan/UBSan.  One line per check, "PASS: dt: ..." or "FAIL: dt: ...";
+# ASan/UBSan; then the AIA parser (aia.sh) and the board selection of the
+# vendor PMUs on Linux 6.12's devicetrees (vendor-boards.sh).  One line per check, "PASS: dt: ..." or "FAIL: dt: ...";
 # exit status 1 on any failure.
 #
 # Expectations inside a .dts, as comments:
@@ -469,5 +470,8 @@ fi
 
 # ---- AIA: the APLIC/IMSIC parser and the next stage's fix-up (lib/fdt/fdt_aia.c) ----------
 "$here/aia.sh" "$out" || failures=$((failures + 1))
+
+# ---- vendor PMUs: Linux's trees of the T-Head and Andes SoCs pick their back end ------
+"$here/vendor-boards.sh" "$out" || failures=$((failures + 1))
 
 [[ $failures -eq 0 ]]

@@ -120,6 +120,59 @@ static void test_match_table(void)
 	CHECK(board_match(NULL, &board_test) == &board_test, "no devicetree -> the PLATFORM board");
 }
 
+/* A tree whose root is 'root' and whose one cpu node is compatible 'cpu'. */
+static const void *cpu_tree(const char *root, int rlen, const char *cpu, int clen)
+{
+	if (fdt_create(dtb, sizeof(dtb)) || fdt_finish_reservemap(dtb) ||
+	    fdt_begin_node(dtb, "") ||
+	    fdt_property(dtb, "compatible", root, rlen) ||
+	    fdt_begin_node(dtb, "cpus") || fdt_begin_node(dtb, "cpu-map") ||
+	    fdt_end_node(dtb) || fdt_begin_node(dtb, "cpu@0") ||
+	    fdt_property_string(dtb, "device_type", "cpu") ||
+	    fdt_property(dtb, "compatible", cpu, clen) ||
+	    fdt_end_node(dtb) || fdt_end_node(dtb) ||
+	    fdt_end_node(dtb) || fdt_finish(dtb))
+		return NULL;
+	return dtb;
+}
+#define CPU_TREE(r, c) cpu_tree(r, sizeof(r), c, sizeof(c))
+
+/* Boards known by their harts: the vendor PMUs (docs/pmu.md). */
+static void test_cpu_table(void)
+{
+	static const struct { const char *cpu; const struct board *b; } t[] = {
+		{ "thead,c906", &board_thead_c9xx },	/* D1, CV18xx */
+		{ "thead,c908", &board_thead_c9xx },	/* K230 */
+		{ "thead,c910", &board_thead_c9xx },	/* TH1520 */
+		{ "thead,c920", &board_thead_c9xx },	/* SG2042 */
+		{ "andestech,ax45mp", &board_andes_ax45 },	/* RZ/Five */
+	};
+	char compat[64];
+	int len;
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		len = snprintf(compat, sizeof(compat), "%s%criscv", t[i].cpu, 0);
+		CHECK(board_match(cpu_tree("vendor,soc", 11, compat, len + 1), NULL) == t[i].b,
+		      "cpu \"%s\", \"riscv\" under an unknown root -> %s", t[i].cpu,
+		      t[i].b->name);
+	}
+	CHECK(board_match(CPU_TREE("riscv-virtio", "thead,c906\0riscv"), NULL) == &board_virt,
+	      "a root match wins over a cpu match (virt with a C906 cpu node -> virt)");
+	CHECK(board_match(CPU_TREE("vendor,soc", "sifive,u74\0riscv"), NULL) == &board_generic,
+	      "another cpu -> generic");
+	CHECK(board_match(CPU_TREE("vendor,soc", "thead,c9060\0riscv"), NULL) == &board_generic,
+	      "\"thead,c9060\" is not \"thead,c906\" -> generic");
+	board_select(CPU_TREE("vendor,soc", "thead,c906\0riscv"));
+	CHECK(board == &board_thead_c9xx && board_pmu_overflow() == BOARD_PMU_OVERFLOW_THEAD,
+	      "board_select: a C906 tree -> the T-Head overflow back end");
+	board_select(CPU_TREE("vendor,soc", "andestech,ax45mp\0riscv"));
+	CHECK(board == &board_andes_ax45 && board_pmu_overflow() == BOARD_PMU_OVERFLOW_ANDES,
+	      "board_select: an AX45MP tree -> the Andes overflow back end");
+	board_select(TREE("riscv-virtio"));
+	CHECK(board_pmu_overflow() == BOARD_PMU_OVERFLOW_NONE,
+	      "board_select: virt -> no vendor back end");
+}
+
 /* ---- the PMU hooks and quirks reach lib/pmu ------------------------------ */
 
 static struct pmu_map map;
@@ -199,9 +252,38 @@ static void test_pmu_hooks(void)
 	sim_free(&sim);
 }
 
-int main(void)
+/*
+ * test_board --match FILE...: the board (and vendor overflow back end)
+ * each devicetree blob selects, one line each (tests/dt/run.sh checks the
+ * Linux boards' trees with it).
+ */
+static int match_files(int n, char **files)
 {
+	static char buf[1 << 20];
+
+	for (int i = 0; i < n; i++) {
+		FILE *f = fopen(files[i], "rb");
+		size_t len = f ? fread(buf, 1, sizeof(buf), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (!len || fdt_check_header(buf)) {
+			printf("%s: not a devicetree blob\n", files[i]);
+			return 1;
+		}
+		board_select(buf);
+		printf("%s: board %s overflow %d\n", files[i], board->name,
+		       (int)board_pmu_overflow());
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--match"))
+		return match_files(argc - 2, argv + 2);
 	test_match_table();
+	test_cpu_table();
 	test_pmu_hooks();
 	printf("board: %d checks, %d failed\n", count, failures);
 	return failures != 0;
