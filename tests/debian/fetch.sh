@@ -136,7 +136,7 @@ kernel_set() {	# <suite>
 		done
 		((${#specs[@]})) || continue	# not in this suite
 		if ! fetch_now "${specs[@]}"; then
-			log "$1: linux $abi riscv64 is indexed but not served ($(grep -oE "[0-9]{3} +[A-Z][a-z ]+" "$dir/download.log" | tail -n 1)): trying an older one" >&2
+			log "$1: linux $abi riscv64 is indexed but not served ($(grep -oE "[0-9]{3} +[A-Za-z ]+" "$dir/download.log" | tail -n 1)): trying an older one" >&2
 			continue
 		fi
 		kver=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<< "$abi")
