@@ -30,6 +30,9 @@
 #                  (tally.sscofpmf=optional: plain rv64, vendor models, and
 #                  QEMU 10.0, whose overflow interrupt never arrives)
 #   --append A     more kernel command line
+#   --smp N        harts (default 4)
+#   --icount S     QEMU -icount S (shift=0,sleep=off: exact instruction counts,
+#                  with --smp 1: docs/perf.md "Exact instruction counts")
 #   --log F        the console log (default D/logs/<name>.log)
 # Environment: TALLY_DEBIAN_TIMEOUT (seconds, default 300).
 # Prints "  <name>: ... N s" with the boot's wall time last; exits 1 if a
@@ -40,6 +43,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 dir=$repo/build/debian
 qemu=backports linux=backports perf="" cpu=rv64 machine=virt checks="" append="" logf="" sscofpmf=expected
+smp=4 icount=()
 fw=$repo/build/platform/generic/firmware/fw_dynamic.bin fw_name=-
 timeout_s=${TALLY_DEBIAN_TIMEOUT:-300}
 failures=0
@@ -59,6 +63,8 @@ while (($#)); do
 	--append) append=$2 ;;
 	--sscofpmf) sscofpmf=$2 ;;
 	--log) logf=$2 ;;
+	--smp) smp=$2 ;;
+	--icount) icount=(-icount "$2") ;;
 	*) usage ;;
 	esac
 	shift 2 || usage
@@ -103,7 +109,7 @@ case $machine in
 *aia=aplic*) aia=aplic ;;
 esac
 checks=${checks:-$([[ -n $aia ]] && echo aia || echo count)}
-name="debian/${fw_name:+$fw_name/}$qname/$lname/$cpu${aia:+-aia-$aia}"
+name="debian/${fw_name:+$fw_name/}$qname/$lname/$cpu${aia:+-aia-$aia}${icount:+-icount}"
 logf=${logf:-$dir/logs/${name//\//_}.log}
 mkdir -p "$(dirname "$logf")"
 
@@ -124,7 +130,7 @@ done
 # on OpenSBI 1.9 as on Tally; without THP, 360,000 in every run.
 start=$SECONDS
 status=0
-timeout -k 5 "$timeout_s" "$qemu_bin" -M "$machine" -cpu "$cpu" -smp 4 -m 1G \
+timeout -k 5 "$timeout_s" "$qemu_bin" -M "$machine" -cpu "$cpu" -smp "$smp" "${icount[@]}" -m 1G \
 	-display none -serial stdio -monitor none -no-reboot -bios "$fw" \
 	-kernel "$image" -initrd "$initrd" \
 	-append "console=ttyS0 earlycon panic=-1 transparent_hugepage=never tally.perf=$checks tally.pmu_num=16${aia:+ tally.aia=$aia}$([[ $sscofpmf != optional ]] || echo " tally.sscofpmf=optional")${append:+ $append}" \
@@ -147,10 +153,10 @@ else
 	fail "$name: SBI version detected" "no 'SBI specification vX.Y detected' in $logf"
 fi
 cpus=$(sed -nE 's/.* ([0-9]+) cpus online.*/\1/p' <<< "$marker")
-if [[ $cpus == 4 ]] && grep -aqE 'smp: Brought up 1 node, 4 CPUs$' "$logf"; then
-	pass "$name: 4 CPUs online"
+if [[ $cpus == "$smp" ]] && grep -aqE "smp: Brought up 1 node, $smp CPUs?\$" "$logf"; then
+	pass "$name: $smp CPUs online"
 elif [[ -n $marker ]]; then
-	fail "$name: 4 CPUs online" "init saw ${cpus:-no} cpus, kernel: '$(grep -aoE 'smp: Brought up .*' "$logf" || echo 'no smp line')'"
+	fail "$name: $smp CPUs online" "init saw ${cpus:-no} cpus, kernel: '$(grep -aoE 'smp: Brought up .*' "$logf" || echo 'no smp line')'"
 fi
 while IFS= read -r line; do
 	check=${line#TALLY-LINUX-CHECK: }
@@ -170,8 +176,9 @@ elif ((status == 124 || status == 137)); then
 else
 	fail "$name: powers off cleanly" "QEMU status $status, $(grep -am1 -E 'Kernel panic.*|reboot: .*' "$logf" || echo 'no power-off line'); log $logf"
 fi
-printf '  %s: %s, %s, %s, %s, -M %s -cpu %s -smp 4: %d s, QEMU status %d, log %s\n' \
-	"$name" "$fw" "$qemu_bin" "$image" "${initrd##*/}" "$machine" "$cpu" "$took" "$status" "$logf"
+printf '  %s: %s, %s, %s, %s, -M %s -cpu %s -smp %s%s: %d s, QEMU status %d, log %s\n' \
+	"$name" "$fw" "$qemu_bin" "$image" "${initrd##*/}" "$machine" "$cpu" "$smp" \
+	"${icount:+ ${icount[*]}}" "$took" "$status" "$logf"
 if ((failures)); then
 	echo "  last lines of $logf:"
 	grep -av '^$' "$logf" | tail -n 25 | sed 's/^/  | /'

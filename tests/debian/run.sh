@@ -10,7 +10,9 @@
 #          QEMU 10.0 + trixie's 6.12 on -cpu rv64 (Sscofpmf optional: plain
 #          rv64 has none, and QEMU 10.0 cannot deliver its interrupt);
 #          QEMU 11.1 + backports' 7.x on rva23s64 with -M virt,aia=aplic-imsic
-#          (the AIA checks); QEMU 11.1 + 7.x on max
+#          (the AIA checks); QEMU 11.1 + 7.x on max; and on rva23s64 and
+#          max with -icount, one hart: exact counts, the mode filters
+#          (instructions:u within 1% of the loop, cycles:u + :k within 5%)
 #   full   (make check-debian): QEMU 10.0 and 11.1 x every CPU model below
 #          that the QEMU has x both kernels, init.c's count checks; Sscofpmf
 #          is expected on QEMU 11.1's rva23s64 and max, optional elsewhere
@@ -54,6 +56,13 @@ short)
 	boot "qemu-11.1 linux-7.x rva23s64 aia=aplic-imsic" --qemu backports --linux backports \
 		--cpu rva23s64 --machine virt,aia=aplic-imsic
 	boot "qemu-11.1 linux-7.x max" --qemu backports --linux backports --cpu max
+	# exact counts (-icount, one hart): the mode filters of QEMU 11.1 on a
+	# programmable counter (rva23s64) and on mcycle/minstret (max: Smcntrpmf)
+	for cpu in rva23s64 max; do
+		boot "qemu-11.1 linux-7.x $cpu icount" --qemu backports --linux backports \
+			--cpu "$cpu" --smp 1 --icount shift=0,sleep=off --checks icount \
+			--append "tally.filters=exact tally.loop_overhead=4000000"
+	done
 	;;
 full)
 	for q in stable backports; do
