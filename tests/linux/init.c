@@ -1283,12 +1283,12 @@ static int check_record_tlb(void)
 
 /*
  * Cycle sampling: QEMU 7.2 raises cycle overflow from a host timer, late
- * but surely; every one of 10 runs must give samples.  On a heavily loaded
- * host a run now and then ends before the late timer fires (seen with
- * OpenSBI 1.9 too, about 1 run in 24): such a run is made again, up to
- * twice, said in the output, and only a third empty try fails the check (a
- * firmware that loses overflows loses them on every run).  Once a run and
- * its one retry were both empty, on a host running two other QEMUs.
+ * but surely; every one of 10 runs must give samples.  (Empty runs were
+ * once put down to a late timer and made again; the cause was the
+ * firmware's: QEMU 7.2 arms that timer on the mhpmcounter write and drops
+ * the overflow when it expires on an inhibited counter, which a vCPU held
+ * up between counter_start's write and its un-inhibit made happen.
+ * lib/pmu writes a sampling counter again once it runs, pmu_hw.c.)
  *
  * A QEMU 7.2 bug first: starting a counting cycles/instructions event
  * (initial value 2^63 + 1, as perf stat does) leaves the counter's
@@ -1300,24 +1300,20 @@ static int check_record_tlb(void)
  * normal, with Tally and OpenSBI alike). So first one short sampling run
  * pinned to each CPU, which lets the swallowed timer fire.
  */
-#define RECORD_CYCLES_RETRIES 2
-
-/* One sampling run of the cycles check; *samples gets its sample count. */
-static int record_cycles_once(int r, long *samples)
-{
-	int status = run(OUT, 120, "perf record -N -o " DATA
-			 " -e cycles -c 1000000 -- work loop %lu", LOOP_N);
-
-	if (status)
-		return fail("perf record (run %d): exit status %d: %s",
-			    r + 1, status, out_excerpt());
-	return record_samples(samples);
-}
+/*
+ * Floors, not "at least one": QEMU 7.2's timer comes late (it assumes
+ * 1 GHz, docs/perf.md), so a 100 M-instruction loop at -c 1000000 gives
+ * tens of samples, fewer on a loaded host.  Measured with the fix above,
+ * Linux 6.12 and 6.1, host load 3 to 16: fewest 14 to 43 in a run, 473 to
+ * 636 in 10 runs.  A firmware that loses overflows falls far below both.
+ */
+#define RECORD_CYCLES_FLOOR_RUN	5
+#define RECORD_CYCLES_FLOOR_TOTAL	150
 
 static int check_record_cycles(void)
 {
 	long samples, total = 0, min = -1;
-	int r, t, status, empty = 0, retried = 0, cpu, n = sysfs_online_cpus();
+	int r, status, empty = 0, cpu, n = sysfs_online_cpus();
 
 	SKIP_NO_SSCOFPMF();
 
@@ -1329,25 +1325,26 @@ static int check_record_cycles(void)
 				    "%d: %s", cpu, status, out_excerpt());
 	}
 	for (r = 0; r < 10; r++) {
-		if (record_cycles_once(r, &samples))
+		status = run(OUT, 120, "perf record -N -o " DATA
+			     " -e cycles -c 1000000 -- work loop %lu", LOOP_N);
+		if (status)
+			return fail("perf record (run %d): exit status %d: %s",
+				    r + 1, status, out_excerpt());
+		if (record_samples(&samples))
 			return -1;
-		for (t = 0; samples == 0 && t < RECORD_CYCLES_RETRIES; t++) {
-			note("run %d: no sample (host timer late?), made again", r + 1);
-			retried++;
-			if (record_cycles_once(r, &samples))
-				return -1;
-		}
 		total += samples;
 		if (min < 0 || samples < min)
 			min = samples;
 		empty += samples == 0;
 	}
-	note("10 runs: %ld samples in all, fewest %ld, %d run(s) made again",
-	     total, min, retried);
+	note("10 runs: %ld samples in all, fewest %ld", total, min);
 	if (empty)
 		return fail("%d of 10 runs of perf record -e cycles -c 1000000 gave "
-			    "no sample, in %d tries each (%ld samples in all)", empty,
-			    1 + RECORD_CYCLES_RETRIES, total);
+			    "no sample (%ld samples in all)", empty, total);
+	if (min < RECORD_CYCLES_FLOOR_RUN || total < RECORD_CYCLES_FLOOR_TOTAL)
+		return fail("10 runs of perf record -e cycles -c 1000000: fewest %ld "
+			    "samples in a run (floor %d), %ld in all (floor %d)", min,
+			    RECORD_CYCLES_FLOOR_RUN, total, RECORD_CYCLES_FLOOR_TOTAL);
 	return 0;
 }
 
