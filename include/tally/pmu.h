@@ -198,7 +198,7 @@ struct pmu_counter {
 	uint64_t event_data;	/* firmware: SBI_PMU_FW_PLATFORM encoding */
 	uint64_t selector;	/* hardware: the event's mhpmevent selector */
 	uint64_t evsel;		/* hardware: mhpmevent / mNcfg value, no OF */
-	uint64_t value;		/* firmware: the count; hardware: saved */
+	uint64_t value;		/* firmware: the count; hardware: the last value start wrote, or suspend saved */
 };
 
 /*
