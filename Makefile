@@ -7,6 +7,7 @@
 #        make check                                every test (host, SBI payload, Linux)
 #        make check-debian                         Debian's QEMU 10.0/11.1, kernels, perf: every CPU model
 #        make soak [SOAK_TIME=600]                 stress-ng soak on Debian's stack, Tally and OpenSBI 1.9
+#        make check-kvm-guest                      perf in a KVM guest on Debian's stack: QEMU 10.0/11.1, AIA or not; OpenSBI 1.9
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
 #        make bench-breakdown [BOOT=1]             where each call's instructions go
@@ -118,7 +119,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian soak \
+.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian check-kvm-guest soak \
 	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
@@ -239,6 +240,12 @@ check-kvm:
 # and 11.1 x CPU models x trixie's and backports' kernels; not in make check
 check-debian:
 	@tests/run-all.sh $(O) debian-full
+
+# perf in a KVM guest (tests/debian/kvm-guest.sh, docs/kvm.md): QEMU 10.0 and
+# 11.1, with and without AIA, on Tally, then OpenSBI 1.9 (INFO lines); the
+# test command's job kvm-guest is its QEMU 11.1 AIA run on Tally
+check-kvm-guest:
+	@TALLY_COMPARE=1 tests/run-all.sh $(O) kvm-guest-full
 
 # the long soak (tests/debian/soak.sh, docs/benchmarks.md): stress-ng's CPU
 # hotplug, perf, timers, IPIs and remote fences at once for SOAK_TIME

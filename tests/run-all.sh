@@ -4,9 +4,10 @@
 # (optionally behind a "name: " prefix).  A job that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full|soak-long]...
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full|soak-long|kvm-guest-full]...
 #   (default: all but quick, which is make check-quick's subset of unit and
-#   sbi, debian-full, make check-debian's matrix, and soak-long, make soak)
+#   sbi, debian-full, make check-debian's matrix, soak-long, make soak, and
+#   kvm-guest-full, make check-kvm-guest)
 #
 # Each suite is a few jobs, and the artefacts they need (firmware images,
 # kernels, perf, the KVM selftests) are build jobs of their own, each keyed
@@ -319,6 +320,14 @@ debian_soak_long() {
 # its prompt, its sbi command's list, booti of Debian's kernel to init
 debian_uboot() { "$root/tests/debian/uboot.sh" "$out"; }
 
+# perf in a KVM guest on Debian's stack (tests/debian/kvm-guest.sh, docs/kvm.md):
+# QEMU 11.1 (TCG, AIA) -> Tally -> Debian's 6.12 as KVM host -> Debian's
+# riscv64 QEMU -accel kvm -> the same kernel as guest, perf stat and perf
+# record in it; one boot, 136 to 199 s.  make check-kvm-guest: QEMU 10.0 and
+# 11.1, with and without AIA, then OpenSBI 1.9 (INFO lines; TALLY_COMPARE=1)
+debian_kvm_guest() { "$root/tests/debian/kvm-guest.sh" "$out" "$fw/fw_dynamic.bin"; }
+debian_kvm_guest_full() { TALLY_KVMG_RUNS=full "$root/tests/debian/kvm-guest.sh" "$out" "$fw/fw_dynamic.bin"; }
+
 # --- the job table ----------------------------------------------------------------
 # job <name> <suite> <seconds> <function> [jobs it needs...]
 # <seconds>: about what it took from a clean clone on 2 cores, beside
@@ -349,6 +358,8 @@ job debian-full debian-full 900 debian_full build-fw build-debian
 job soak debian 130 debian_soak build-fw build-debian
 job debian-uboot debian 60 debian_uboot build-fw build-debian
 job soak-long soak-long 1500 debian_soak_long build-fw build-debian
+job kvm-guest debian 200 debian_kvm_guest build-fw build-debian
+job kvm-guest-full kvm-guest-full 900 debian_kvm_guest_full build-fw build-debian
 job sbi-2026 sbi 20 sbi_2026 build-fw build-debian
 if [[ $kvers == *" 6.1 "* ]]; then
 	job linux-6.1 linux 65 linux_61 build-linux-6.1 build-fw
