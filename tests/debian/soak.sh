@@ -283,7 +283,7 @@ fi
 soak_fw=$(grep -aoE 'SOAK-FW: soak .*' "$logf" | tail -n 1) || true
 perf_events=$(grep -acE 'stress-ng: info: +\[[0-9]+\] +[0-9,]+ [A-Z]' "$logf") || true
 echo "  $name: $(basename "$fw") ($fw), $qname, ${lroot##*/} ($(cat "$lroot/release" 2> /dev/null)), -cpu $cpu -smp 4, $secs s: ${took} s wall, QEMU status $status, log $logf"
-echo "  $name: hotplug operations (stress-ng cpu-online bogo ops): ${hotplug:-none}; stress-ng --perf values printed (soak and balance window): $perf_events"
+echo "  $name: hotplug operations (stress-ng cpu-online bogo ops): ${hotplug:-none}; stress-ng --perf values in the soak's report: $perf_events (events x stressors)"
 echo "  $name: soak firmware events: ${soak_fw#SOAK-FW: soak }"
 echo "  $name: balance window: ${balance#SOAK-FW: balance }"
 if ((failures)); then
