@@ -107,6 +107,18 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
+
+/*
+ * pmu_hw_rewrite_started() of the one counter a start wrote, its value
+ * tested inline first: a start near overflow (sampling) pays for the
+ * second write, any other start (perf stat's first, value 0) a shift and a
+ * branch.
+ */
+static inline void pmu_hw_rewrite_one(struct pmu_hart *h, unsigned int idx)
+{
+	if ((h->counter[idx].value >> (h->caps.hpm_bits - 1)) & 1)
+		pmu_hw_rewrite_started(h, BIT64(idx));
+}
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
 bool pmu_hw_vendor_overflowed(const struct pmu_hart *h, unsigned int idx);
 

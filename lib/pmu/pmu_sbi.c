@@ -262,7 +262,7 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 			pmu_counter_write(h, idx, initial_value);
 		pmu_counter_start(h, idx);
 		if (start_flags & both)		/* QEMU 7.2: see pmu_hw.c */
-			pmu_hw_rewrite_started(h, BIT64(idx));
+			pmu_hw_rewrite_one(h, idx);
 		return sbi_ok(0);
 	}
 	bits = set;
