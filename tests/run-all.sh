@@ -323,7 +323,7 @@ debian_uboot() { "$root/tests/debian/uboot.sh" "$out"; }
 # perf in a KVM guest on Debian's stack (tests/debian/kvm-guest.sh, docs/kvm.md):
 # QEMU 11.1 (TCG, AIA) -> Tally -> Debian's 6.12 as KVM host -> Debian's
 # riscv64 QEMU -accel kvm -> the same kernel as guest, perf stat and perf
-# record in it; one boot, 136 to 199 s.  make check-kvm-guest: QEMU 10.0 and
+# record in it; one boot, 48 s alone, 92 to 199 s beside other jobs.  make check-kvm-guest: QEMU 10.0 and
 # 11.1, with and without AIA, then OpenSBI 1.9 (INFO lines; TALLY_COMPARE=1)
 debian_kvm_guest() { "$root/tests/debian/kvm-guest.sh" "$out" "$fw/fw_dynamic.bin"; }
 debian_kvm_guest_full() { TALLY_KVMG_RUNS=full "$root/tests/debian/kvm-guest.sh" "$out" "$fw/fw_dynamic.bin"; }
