@@ -49,10 +49,12 @@ case $board in
 virt)
 	machine=(-M virt -cpu "${CPU:-rv64,sscofpmf=true}" -smp 4)
 	console=ttyS0
+	pmu_num=16
 	;;
 sifive_u)
 	machine=(-M sifive_u -smp 5)
 	console=ttySIF0
+	pmu_num=0	# no programmable counter: each round checks cycles alone
 	;;
 *)
 	fail "hotplug loop: no board '$board' (virt or sifive_u)"
@@ -102,7 +104,7 @@ log=$logdir/hotplug-loop-$board${HOTPLUG_FW_LABEL:+-$HOTPLUG_FW_LABEL}.log
 : > "$log"	# before QEMU's own redirection: the wait below reads it at once
 "$qemu" "${machine[@]}" -m 512M -nographic -bios "$fw" -kernel "$build/Image" \
 	-initrd "$work/init.cpio" \
-	-append "console=$console earlycon tally.perf=none tally.hotplug_loop=$rounds" \
+	-append "console=$console earlycon tally.perf=none tally.pmu_num=$pmu_num tally.hotplug_loop=$rounds" \
 	< /dev/null > "$log" 2>&1 &
 qpid=$!
 end=$((SECONDS + timeout_s))

@@ -1382,18 +1382,21 @@ static int hotplug_all(int n)
  * and dTLB-load-misses while a thread pinned to each CPU loads 2000 pages.
  * 2^63 or 0 is what a lost snapshot page reads as.  after: the words of
  * the failure message ("after hotplug", "round 3").  quiet: no notes.
+ * A hart without programmable counters (tally.pmu_num=0, which
+ * perf-pmu-probe checks against Linux's count) has cycles alone.
  */
 static int cpus_count_sanely(int n, const char *after, int quiet)
 {
-	double cyc, dtlb;
+	int tlb = opt.pmu_num > 0;
+	double cyc, dtlb = 2000;
 	char name[16];
 
-	if (perf_stat("-a -A", "cycles,dTLB-load-misses", "all-cpus 2000"))
+	if (perf_stat("-a -A", tlb ? "cycles,dTLB-load-misses" : "cycles", "all-cpus 2000"))
 		return -1;
 	for (int cpu = 0; cpu < n; cpu++) {
 		snprintf(name, sizeof(name), "CPU%d", cpu);
 		if (counted("cycles", name, &cyc) ||
-		    counted("dTLB-load-misses", name, &dtlb))
+		    (tlb && counted("dTLB-load-misses", name, &dtlb)))
 			return -1;
 		if (!quiet)
 			note("CPU%d cycles %.0f dTLB-load-misses %.0f", cpu, cyc, dtlb);
