@@ -7,10 +7,17 @@
 # perf on the SBI PMU extension: perf stat with hardware, TLB and firmware
 # events, perf record and perf report (docs/perf.md).
 #
+# By default it runs on the stack users have in 2026, Debian's own binaries
+# (tests/debian/fetch.sh, a private apt configuration in <builddir>/debian):
+# trixie-backports' QEMU 11.1 with -cpu rva23s64, its riscv64 kernel, and
+# trixie's perf in the initramfs of tests/debian/initramfs.sh.  KVER= boots
+# a kernel tests/linux builds from Debian's linux-source instead, on the
+# host's QEMU 7.2, as before.
+#
 # Usage: tests/linux/demo.sh [builddir]          (default: <repo>/build)
 # Environment (all optional):
-#   KVER=6.12|6.1      the Linux version tests/linux builds (default 6.12;
-#                      `scripts/tally run KVER=6.1` passes it through make)
+#   KVER=6.12|6.1      boot Linux <KVER> built from linux-source on QEMU 7.2
+#                      (`scripts/tally run KVER=6.1` passes it through make)
 #   KERNEL=<Image>     boot this kernel instead of the one tests/linux builds
 #   INITRD=<cpio>      with this initramfs (default: the kernel's built-in one)
 #   SMP=<n>            number of harts (default 4)
@@ -28,6 +35,21 @@ smp=${SMP:-4}
 cpu=${CPU:-rv64,sscofpmf=true}
 append=${APPEND:-console=ttyS0 tally.demo}
 
+qemu=(qemu-system-riscv64)
+display=(-nographic)
+if [[ -z ${KVER:-} && -z ${KERNEL:-} ]]; then
+	# Debian's stack: its QEMU 11.1, kernel and perf (fetched once, cached)
+	echo "[demo] fetching Debian's QEMU, kernel and perf (tests/debian/fetch.sh;"
+	echo "[demo] cached in $out/debian: the first fetch takes a minute or two)"
+	"$repo/tests/debian/fetch.sh" "$out/debian"
+	"$repo/tests/debian/initramfs.sh" "$out/debian"
+	KERNEL=$out/debian/linux-backports/Image
+	INITRD=${INITRD:-$out/debian/initramfs/perf-stable.cpio.gz}
+	qemu=("$out/debian/qemu-backports/qemu-system-riscv64")
+	display=(-display none -serial stdio -monitor none)
+	cpu=${CPU:-rva23s64}
+	append=${APPEND:-console=ttyS0 transparent_hugepage=never tally.demo}
+fi
 kver=${KVER:-6.12}
 if [[ -z ${KERNEL:-} ]]; then
 	case $kver in
@@ -43,11 +65,11 @@ fi
 [[ -f $fw ]] || { echo "[demo] no firmware at $fw: run make first" >&2; exit 1; }
 [[ -f $KERNEL ]] || { echo "[demo] no kernel at $KERNEL" >&2; exit 1; }
 
-args=(-M virt -cpu "$cpu" -smp "$smp" -m 512M -nographic -no-reboot
+args=(-M virt -cpu "$cpu" -smp "$smp" -m 1G "${display[@]}" -no-reboot
       -bios "$fw" -kernel "$KERNEL" -append "$append")
 [[ -n ${INITRD:-} ]] && args+=(-initrd "$INITRD")
-echo "[demo] qemu-system-riscv64 ${args[*]}"
+echo "[demo] ${qemu[*]} ${args[*]}"
 status=0
-timeout -k 5 "${TIMEOUT:-600}" qemu-system-riscv64 "${args[@]}" </dev/null || status=$?
+timeout -k 5 "${TIMEOUT:-600}" "${qemu[@]}" "${args[@]}" </dev/null || status=$?
 echo "[demo] QEMU exited with status $status"
 exit "$status"
