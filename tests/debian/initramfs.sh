@@ -25,7 +25,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 dir=$(realpath -m "${1:-$repo/build/debian}")
 cross=riscv64-linux-gnu-
-multiarch=riscv64-linux-gnu
 
 log() { printf '[debian] %s\n' "$*"; }
 die() { printf '[debian] error: %s\n' "$*" >&2; exit 1; }
@@ -35,38 +34,8 @@ source "$repo/tests/lib/cache.sh"	# hash_inputs, build_kept ($stamps)
 out=$dir/initramfs
 stamps=$out
 
-# find_lib <root> <soname>: the file in the root's library directories
-find_lib() {
-	local d
-	for d in usr/lib/$multiarch lib/$multiarch usr/lib lib; do
-		[[ -e $1/$d/$2 ]] && { echo "$d/$2"; return 0; }
-	done
-	return 1
-}
-
-# elf_closure <root> <file...>: every library these ELF files need, as
-# paths in the root (the interpreter included), one a line
-elf_closure() {
-	local root=$1 f lib path
-	local -A seen=()
-	local todo=("${@:2}")
-	while ((${#todo[@]})); do
-		f=${todo[0]}
-		todo=("${todo[@]:1}")
-		while read -r lib; do
-			[[ -z ${seen[$lib]-} ]] || continue
-			seen[$lib]=1
-			path=$(find_lib "$root" "$lib") || die "$root: ${f#"$root"/} needs $lib, not in the root"
-			echo "$path"
-			todo+=("$root/$path")
-		done < <(readelf -d "$f" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p')
-	done
-	# the loader the executables name (PT_INTERP), as its Debian path
-	lib=$(readelf -l "$root/usr/bin/perf" | sed -nE 's/.*interpreter: (.*)\]/\1/p')
-	lib=${lib##*/}
-	path=$(find_lib "$root" "$lib") || die "$root: no loader $lib"
-	echo "$path"
-}
+# shellcheck source=elf.sh
+source "$here/elf.sh"	# multiarch, find_lib, elf_closure
 
 # The static programs: compiled once, for every initramfs.
 build_static() {
@@ -87,10 +56,12 @@ make_one() {
 	cp "$out/static/work" "$stage/bin/work"
 	cp "$root/usr/bin/perf" "$stage/usr/bin/perf"
 	ln -s ../usr/bin/perf "$stage/bin/perf"
+	elf_closure "$root" "$root/usr/bin/perf" > "$stage.closure" || die "perf's libraries"
 	while read -r lib; do
 		mkdir -p "$stage/$(dirname "$lib")"
 		cp -L "$root/$lib" "$stage/$lib"
-	done < <(elf_closure "$root" "$root/usr/bin/perf" | sort -u)
+	done < <(sort -u "$stage.closure")
+	rm -f "$stage.closure"
 	# the loader at the path the executable names (/lib/ld-linux-...: /lib is usr/lib)
 	interp=$(readelf -l "$root/usr/bin/perf" | sed -nE 's/.*interpreter: (.*)\]/\1/p')
 	interp=usr/lib/${interp#/lib/}
@@ -125,7 +96,7 @@ main() {
 	mapfile -t roots < <(cut -d: -f1 "$dir/closure" | grep '^perf-' | sort -u)
 	((${#roots[@]})) || die "no perf root in $dir/closure"
 	for r in "${roots[@]}"; do
-		key=$(hash_inputs "$(cat "$out/.stamp-static")" \
+		key=$(hash_inputs "$(cat "$out/.stamp-static")" "$here/elf.sh" \
 			"$(grep -E "^($r|busybox):" "$dir/closure")")
 		build_kept "$r" "$key" "$out/$r.cpio.gz" -- make_one "$r"
 		[[ -z $kept ]] || log "initramfs $r: kept ($out/$r.cpio.gz)"

@@ -43,7 +43,6 @@ fw=$(realpath -m "${2:-$out/platform/generic/firmware/fw_dynamic.bin}")
 dir=$out/debian
 work=$dir/kvm-guest
 cross=riscv64-linux-gnu-
-multiarch=riscv64-linux-gnu
 pages=${TALLY_KVMG_PAGES:-4000}
 loops=20000000
 period=1000000
@@ -72,34 +71,8 @@ stamps=$work
 
 # --- the initramfs images ----------------------------------------------------
 
-find_lib() {	# <root> <soname>: its path in the root
-	local d
-	for d in usr/lib/$multiarch lib/$multiarch usr/lib lib; do
-		[[ -e $1/$d/$2 ]] && { echo "$d/$2"; return 0; }
-	done
-	return 1
-}
-
-# elf_closure <root> <file>: the libraries it needs, transitively, and its
-# loader, as paths in the root
-elf_closure() {
-	local root=$1 f lib path
-	local -A seen=()
-	local todo=("$2")
-	while ((${#todo[@]})); do
-		f=${todo[0]}
-		todo=("${todo[@]:1}")
-		while read -r lib; do
-			[[ -z ${seen[$lib]-} ]] || continue
-			seen[$lib]=1
-			path=$(find_lib "$root" "$lib") || { echo "$root: ${f#"$root"/} needs $lib" >&2; return 1; }
-			echo "$path"
-			todo+=("$root/$path")
-		done < <(readelf -d "$f" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p')
-	done
-	lib=$(readelf -l "$2" | sed -nE 's/.*interpreter: (.*)\]/\1/p')
-	find_lib "$root" "${lib##*/}"
-}
+# shellcheck source=elf.sh
+source "$here/elf.sh"	# multiarch, find_lib, elf_closure
 
 # install_elf <root> <path in root> <stage>: the program and its closure,
 # at their Debian paths (/lib is a link to usr/lib in the stage)
@@ -402,7 +375,7 @@ main() {
 	[[ -f $dir/closure ]] || { verdict FAIL "debian/kvm-guest: built" "no $dir/closure (tests/debian/fetch.sh)"; exit 1; }
 	"$here/fetch-vmm.sh" "$dir" || { verdict FAIL "debian/kvm-guest: built" "tests/debian/fetch-vmm.sh failed"; exit 1; }
 	mkdir -p "$work"
-	key=$(hash_inputs "$here/kvm-guest.sh" "$repo/tests/linux/workload.c" "$dir/vmm-qemu.closure" \
+	key=$(hash_inputs "$here/kvm-guest.sh" "$here/elf.sh" "$repo/tests/linux/workload.c" "$dir/vmm-qemu.closure" \
 		"$(grep -E '^(perf-6.12|busybox|linux-6.12):' "$dir/closure")" "$(${cross}gcc --version | head -n 1)")
 	if ! build_kept images "$key" "$work/host.cpio" -- build_images; then
 		verdict FAIL "debian/kvm-guest: built" "the initramfs images"

@@ -52,7 +52,8 @@ out=$(realpath -m "${1:?$usage}")
 secs=${2:?$usage}
 fw=$(realpath -m "${3:-$out/platform/generic/firmware/fw_dynamic.bin}")
 dir=$out/debian
-multiarch=riscv64-linux-gnu
+# shellcheck source=elf.sh
+source "$here/elf.sh"	# multiarch, find_lib, elf_closure
 [[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
 
 judged=1 fw_name=tally
@@ -96,31 +97,18 @@ trap 'rm -rf "$work"' EXIT
 stage=$work/root
 mkdir -p "$stage"/{soak,bin,usr/bin,usr/lib/$multiarch}
 sroot=$dir/stress-ng
-find_lib() {
-	local d
-	for d in usr/lib/$multiarch lib/$multiarch usr/lib lib; do
-		[[ -e $sroot/$d/$1 ]] && { echo "$d/$1"; return 0; }
-	done
-	return 1
-}
 build_cpio() {
-	local todo=("$sroot/usr/bin/stress-ng") f lib path
-	local -A seen=()
+	local path
 	riscv64-linux-gnu-gcc -static -O2 -s -Wall -Wextra -o "$stage/init" \
 		"$repo/tests/linux/init.c" -lm || return 1
 	cp "$here/soak-guest.sh" "$stage/soak/run.sh"
 	cp "$sroot/usr/bin/stress-ng" "$stage/usr/bin/stress-ng"
-	while ((${#todo[@]})); do
-		f=${todo[0]} todo=("${todo[@]:1}")
-		while read -r lib; do
-			[[ -z ${seen[$lib]-} ]] || continue
-			seen[$lib]=1
-			path=$(find_lib "$lib") || { echo "stress-ng needs $lib, not in $sroot" >&2; return 1; }
-			# under usr/lib: the perf initramfs has lib -> usr/lib
-			cp -L "$sroot/$path" "$stage/usr/lib/$multiarch/$lib"
-			todo+=("$sroot/$path")
-		done < <(readelf -d "$f" | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p')
-	done
+	elf_closure "$sroot" "$sroot/usr/bin/stress-ng" > "$work/closure" || return 1
+	# under usr/lib: the perf initramfs has lib -> usr/lib
+	while read -r path; do
+		cp -L "$sroot/$path" "$stage/usr/lib/$multiarch/${path##*/}"
+	done < "$work/closure"
+	local f
 	for f in awk sed sleep head tail wc tr cut; do
 		ln -s busybox "$stage/bin/$f"
 	done
