@@ -40,15 +40,25 @@ static const char *isa_string_find(const char *isa, int len, const char *name)
 	return NULL;
 }
 
+void fdt_isa_read(const void *fdt, int cpu, struct fdt_isa *isa)
+{
+	isa->list = fdt_getprop(fdt, cpu, ISA_EXT_PROP, &isa->list_len);
+	isa->string = isa->list ? NULL : fdt_getprop(fdt, cpu, ISA_PROP, &isa->string_len);
+}
+
+bool fdt_isa_in(const struct fdt_isa *isa, const char *name)
+{
+	if (isa->list)
+		return list_has(isa->list, isa->list_len, name);
+	return isa_string_find(isa->string, isa->string_len, name) != NULL;
+}
+
 bool fdt_isa_has(const void *fdt, int cpu, const char *name)
 {
-	int len;
-	const char *prop = fdt_getprop(fdt, cpu, ISA_EXT_PROP, &len);
+	struct fdt_isa isa;
 
-	if (prop)
-		return list_has(prop, len, name);
-	prop = fdt_getprop(fdt, cpu, ISA_PROP, &len);
-	return isa_string_find(prop, len, name) != NULL;
+	fdt_isa_read(fdt, cpu, &isa);
+	return fdt_isa_in(&isa, name);
 }
 
 /* The list without name, written back in place (it only shrinks). */

@@ -97,19 +97,31 @@ bool hart_ext_apply(void)
 
 /* What a cpu node has: the devicetree's list, and what the boot hart probed. */
 struct cpu_isa {
-	const void *fdt;
-	int node;
+	struct fdt_isa isa;	/* the node's lists (fdt_isa_read) */
+	bool in_tree;		/* a cpu node: else what M-mode probed alone */
 };
 
-/* The extensions M-mode probes itself (hart_probe_features); *known: it is one. */
+/* The extensions M-mode probes itself (hart_probe_features): their finding. */
+static const struct {
+	const char *ext;
+	const bool *has;
+} probes[] = {
+	{ "smstateen", &hart_features.has_smstateen },
+	{ "ssaia", &hart_features.has_ssaia },
+	{ "sstc", &hart_features.has_sstc },
+	{ "sscofpmf", &hart_features.has_sscofpmf },
+};
+
+/* Whether M-mode's probe found ext; *known: it is one the probe looks for. */
 static bool probed(const char *ext, bool *known)
 {
-	*known = !strcmp(ext, "smstateen") || !strcmp(ext, "ssaia") || !strcmp(ext, "sstc") ||
-		 !strcmp(ext, "sscofpmf");
-	return (!strcmp(ext, "smstateen") && hart_features.has_smstateen) ||
-	       (!strcmp(ext, "ssaia") && hart_features.has_ssaia) ||
-	       (!strcmp(ext, "sstc") && hart_features.has_sstc) ||
-	       (!strcmp(ext, "sscofpmf") && hart_features.has_sscofpmf);
+	for (unsigned int i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (!strcmp(ext, probes[i].ext)) {
+			*known = true;
+			return *probes[i].has;
+		}
+	*known = false;
+	return false;
 }
 
 /*
@@ -120,12 +132,13 @@ static bool probed(const char *ext, bool *known)
 static bool rule_sticks(const struct hart_ext_rule *r)
 {
 	bool ok, known, there = probed(r->ext, &known);
-	unsigned long long was = ext_csr_read(r->csr, &ok);
+	unsigned long long was;
 
 	if (known && !there)
 		return false;
 	if (r->no_probe)
 		return true;
+	was = ext_csr_read(r->csr, &ok);
 	if (!ok)
 		return false;
 	ok = field_write(r, hart_ext_probe_bits(r));
@@ -144,10 +157,19 @@ bool hart_ext_failed(const char *ext)
 static bool cpu_has(const void *ctx, const char *ext)
 {
 	const struct cpu_isa *c = ctx;
-
 	bool known;
 
-	return (c->node >= 0 && fdt_isa_has(c->fdt, c->node, ext)) || probed(ext, &known);
+	return (c->in_tree && fdt_isa_in(&c->isa, ext)) || probed(ext, &known);
+}
+
+/* The rules of one cpu node (node < 0: what M-mode probed alone). */
+static unsigned int plan_of(const void *fdt, int node)
+{
+	struct cpu_isa c = { .in_tree = node >= 0 };
+
+	if (c.in_tree)
+		fdt_isa_read(fdt, node, &c.isa);
+	return hart_ext_plan(cpu_has, &c);
 }
 
 /* Takes ext out of a cpu node, or says why it could not. */
@@ -160,12 +182,9 @@ static void remove_ext(void *fdt, int node, const char *ext)
 		       fdt_get_name(fdt, node, NULL), fdt_strerror(err));
 }
 
-/* One cpu node: its plan, without what failed; what it must not list goes. */
-static unsigned int fix_cpu(void *fdt, int node, bool writable)
+/* One cpu node loses what failed in its plan and what the firmware withholds. */
+static void fix_cpu(void *fdt, int node, unsigned int plan, bool writable)
 {
-	struct cpu_isa isa = { fdt, node };
-	unsigned int plan = hart_ext_plan(cpu_has, &isa);
-
 	for (unsigned int i = 0; i < hart_ext_count; i++)
 		if ((rules_failed & plan) >> i & 1 && writable &&
 		    fdt_isa_has(fdt, node, hart_ext_rules[i].ext))
@@ -176,38 +195,55 @@ static unsigned int fix_cpu(void *fdt, int node, bool writable)
 			if (writable)
 				remove_ext(fdt, node, hart_ext_withheld[i].ext);
 		}
-	return plan & ~rules_failed;
+}
+
+/*
+ * Each usable cpu node's plan once, into hart_plan[] (indices follow the
+ * same nodes: hart_map); the boot hart's is boot_plan (from its probe
+ * alone when the tree leaves it out, as hart_map_boot then does).
+ */
+static void plan_every_cpu(const void *fdt, int cpus)
+{
+	unsigned long me = this_hartid(), hartid, index;
+	bool boot_in_tree = false;
+	int node;
+
+	if (cpus >= 0)
+		fdt_for_each_subnode(node, fdt, cpus) {
+			if (!fdt_cpu_usable(fdt, node, &hartid))
+				continue;
+			index = hart_map_index(&hart_map, hartid);
+			if (index == HART_INDEX_NONE)
+				continue;
+			hart_plan[index] = plan_of(fdt, node);
+			if (hartid == me) {
+				boot_plan = hart_plan[index];
+				boot_in_tree = true;
+			}
+		}
+	if (!boot_in_tree)
+		boot_plan = hart_plan[this_hart_index()] = plan_of(fdt, -1);
 }
 
 void hart_ext_cold_init(void *fdt, bool writable)
 {
-	struct hart_scratch *me = this_hart();
-	int cpus = fdt ? fdt_path_offset(fdt, "/cpus") : -1, node, boot_node = -1;
-	struct cpu_isa isa;
+	int cpus = fdt ? fdt_path_offset(fdt, "/cpus") : -1, node;
 	unsigned long hartid, index;
 
-	if (cpus >= 0)
-		fdt_for_each_subnode(node, fdt, cpus)
-			if (fdt_cpu_usable(fdt, node, &hartid) && hartid == me->hartid)
-				boot_node = node;
-	isa.fdt = fdt;
-	isa.node = boot_node;
-	boot_plan = hart_ext_plan(cpu_has, &isa);
+	plan_every_cpu(fdt, cpus);
 	for (unsigned int i = 0; i < hart_ext_count; i++)
 		if (boot_plan >> i & 1 && !rule_sticks(&hart_ext_rules[i]))
 			rules_failed |= 1U << i;
-	/* every hart's plan; one the tree leaves out gets the boot hart's */
+	if (cpus >= 0)
+		fdt_for_each_subnode(node, fdt, cpus) {
+			if (!fdt_cpu_usable(fdt, node, &hartid))
+				continue;
+			index = hart_map_index(&hart_map, hartid);
+			if (index != HART_INDEX_NONE)
+				fix_cpu(fdt, node, hart_plan[index], writable);
+		}
 	for (index = 0; index < TALLY_MAX_HARTS; index++)
-		hart_plan[index] = boot_plan & ~rules_failed;
-	if (cpus < 0)
-		return;
-	fdt_for_each_subnode(node, fdt, cpus) {
-		if (!fdt_cpu_usable(fdt, node, &hartid))
-			continue;
-		index = hart_map_index(&hart_map, hartid);
-		if (index != HART_INDEX_NONE)
-			hart_plan[index] = fix_cpu(fdt, node, writable);
-	}
+		hart_plan[index] &= ~rules_failed;
 }
 
 /* Each extension name of the boot hart's plan once, in the table's order. */
