@@ -71,6 +71,8 @@ while (($#)); do
 done
 dir=$(realpath -m "$dir")
 
+# shellcheck source=../lib/init-checks.sh
+source "$repo/tests/lib/init-checks.sh"	# init_checks
 pass() { printf 'PASS: %s%s\n' "$1" "${2:+ ($2)}"; }
 fail() { printf 'FAIL: %s (%s)\n' "$1" "$2"; failures=$((failures + 1)); }
 skip() { printf 'SKIP: %s (%s)\n' "$1" "$2"; }
@@ -158,17 +160,14 @@ if [[ $cpus == "$smp" ]] && grep -aqE "smp: Brought up 1 node, $smp CPUs?\$" "$l
 elif [[ -n $marker ]]; then
 	fail "$name: $smp CPUs online" "init saw ${cpus:-no} cpus, kernel: '$(grep -aoE 'smp: Brought up .*' "$logf" || echo 'no smp line')'"
 fi
-while IFS= read -r line; do
-	check=${line#TALLY-LINUX-CHECK: }
-	result=${check#*: }
-	check=${check%%: *}
-	case $result in
-	ok) pass "$name: init check $check" ;;
-	"ok: "*) pass "$name: init check $check" "${result#ok: }" ;;
-	"skip: "*) skip "$name: init check $check" "${result#skip: }" ;;
-	*) fail "$name: init check $check" "${result#FAIL: }; log $logf" ;;
+init_verdict() {	# for init_checks: one init check
+	case $1 in
+	PASS) pass "$name: init check $2" "$3" ;;
+	SKIP) skip "$name: init check $2" "$3" ;;
+	FAIL) fail "$name: init check $2" "$3; log $logf" ;;
 	esac
-done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$logf" || true)
+}
+init_checks "$logf" init_verdict
 if ((status == 0)) && grep -aq 'reboot: Power down' "$logf"; then
 	pass "$name: powers off cleanly"
 elif ((status == 124 || status == 137)); then

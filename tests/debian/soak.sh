@@ -54,6 +54,8 @@ fw=$(realpath -m "${3:-$out/platform/generic/firmware/fw_dynamic.bin}")
 dir=$out/debian
 # shellcheck source=elf.sh
 source "$here/elf.sh"	# multiarch, find_lib, elf_closure
+# shellcheck source=../lib/init-checks.sh
+source "$repo/tests/lib/init-checks.sh"	# init_checks
 [[ $secs =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
 
 judged=1 fw_name=tally
@@ -170,18 +172,16 @@ if grep -aq 'TALLY-LINUX-INIT: started' "$logf"; then
 else
 	verdict 0 "boots to init" "$(grep -am1 -E 'Kernel panic|Oops|Unable to handle|BUG:' "$logf" || echo "no TALLY-LINUX-INIT marker"); log $logf"
 fi
-while IFS= read -r line; do
-	check=${line#TALLY-LINUX-CHECK: } result=${line#TALLY-LINUX-CHECK: *: }
-	check=${check%%: *}
-	case $result in
-	ok) verdict 1 "init check $check" ;;
-	"ok: "*) verdict 1 "init check $check" "${result#ok: }" ;;
-	"skip: "*)
-		if ((judged)); then echo "SKIP: $name: init check $check (${result#skip: })"; else
-			echo "INFO: $name: init check $check: skipped (${result#skip: })"; fi ;;
-	*) verdict 0 "init check $check" "${result#FAIL: }; log $logf" ;;
+init_verdict() {	# for init_checks: one init check
+	case $1 in
+	PASS) verdict 1 "init check $2" "$3" ;;
+	SKIP)
+		if ((judged)); then echo "SKIP: $name: init check $2 ($3)"; else
+			echo "INFO: $name: init check $2: skipped ($3)"; fi ;;
+	FAIL) verdict 0 "init check $2" "$3; log $logf" ;;
 	esac
-done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$logf" || true)
+}
+init_checks "$logf" init_verdict
 
 # stress-ng: every stressor passed, and how much each did
 soak=$(grep -aoE 'SOAK-STRESS: soak .*' "$logf" | tail -n 1) || true

@@ -27,6 +27,8 @@ fw=${3:?usage}
 timeout_s=${TALLY_LINUX_TIMEOUT:-400}
 qemu=${QEMU:-qemu-system-riscv64}
 failures=0
+# shellcheck source=../lib/init-checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/init-checks.sh"	# init_checks
 
 case $board in
 sifive_u)
@@ -82,17 +84,14 @@ if grep -aqE 'SBI specification v[0-9]+\.[0-9]+ detected' "$log"; then
 else
 	fail "SBI version detected (log $log)"
 fi
-while IFS= read -r line; do
-	line=${line%$'\r'}
-	check=${line#TALLY-LINUX-CHECK: }
-	result=${check#*: }
-	check=${check%%: *}
-	case $result in
-	ok | "ok: "*) pass "init check $check${result#ok}" ;;
-	"skip: "*) skip "init check $check (${result#skip: })" ;;
-	*) fail "init check $check (${result#FAIL: }; log $log)" ;;
+init_verdict() {	# for init_checks: one init check
+	case $1 in
+	PASS) pass "init check $2${3:+: $3}" ;;
+	SKIP) skip "init check $2 ($3)" ;;
+	FAIL) fail "init check $2 ($3; log $log)" ;;
 	esac
-done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$log")
+}
+init_checks "$log" init_verdict
 if grep -aq 'TALLY-LINUX-CHECK: perf-cycles-instructions: ok' "$log"; then
 	pass "perf stat counts cycles and instructions through Tally's SBI PMU"
 else

@@ -96,6 +96,18 @@ skip() {
 	fi
 }
 
+# shellcheck source=../lib/init-checks.sh
+source "$repo/tests/lib/init-checks.sh"	# init_checks
+# init_verdict PASS|SKIP|FAIL <check> <note>: one init check of the run
+# $name (its console log $log), for init_checks
+init_verdict() {
+	case $1 in
+	PASS) pass "$name: init check $2" "$3" ;;
+	SKIP) skip "$name: init check $2" "$3" ;;
+	FAIL) fail "$name: init check $2" "$3; log $log" ;;
+	esac
+}
+
 # The console log ends with QEMU's own messages, if any. Runs QEMU under a
 # hard timeout; sets qemu_status (124 = timed out) and boot_seconds.
 run_qemu() {
@@ -159,18 +171,7 @@ check_log() {
 	fi
 
 	# The init's own checks, one line each (none if init never ran).
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		check=${line#TALLY-LINUX-CHECK: }
-		result=${check#*: }
-		check=${check%%: *}
-		case $result in
-		ok) pass "$name: init check $check" ;;
-		"ok: "*) pass "$name: init check $check" "${result#ok: }" ;;
-		"skip: "*) skip "$name: init check $check" "${result#skip: }" ;;
-		*) fail "$name: init check $check" "${result#FAIL: }; log $log" ;;
-		esac
-	done < <(grep -aoE 'TALLY-LINUX-CHECK: [^:]+: .*' "$log" || true)
+	init_checks "$log" init_verdict
 
 	[[ -n $reference ]] || check_filter_banner "$name" "$log"
 
