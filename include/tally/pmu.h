@@ -92,6 +92,8 @@ struct pmu_hart_ops {
 	void (*inhibit_set)(void *ctx, uint32_t mask);
 	void (*inhibit_clear)(void *ctx, uint32_t mask);
 	void *(*shmem_map)(void *ctx, uint64_t addr, uint64_t size);
+	/* optional, for PMU_HART_QUIRK_FAR_START_SWALLOWS: clear mip.LCOFIP */
+	void (*lcofi_clear)(void *ctx);
 };
 
 /*
@@ -106,9 +108,16 @@ struct pmu_hart_ops {
  * ONE_COUNTER_PER_EVENT: an event (mhpmevent bits 19:0) counts on one
  *   programmable counter only; a second one with the same selector counts
  *   nothing (QEMU 7.2).  Such a counter is then no candidate.
+ * FAR_START_SWALLOWS: a cycles/instret counter written with a value far
+ *   from overflow (perf's counting starts, 2^63 + 1) keeps a leftover
+ *   deadline that swallows its next overflow: the next sampling start on
+ *   that counter loses its first overflow and then waits for as long as
+ *   the machine has run (QEMU 7.2 to 11.1's irq_overflow_left).  lib/pmu
+ *   flushes it at that sampling start (pmu_hw.c, needs ops->lcofi_clear).
  */
 #define PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET	(1U << 0)
 #define PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 1)
+#define PMU_HART_QUIRK_FAR_START_SWALLOWS	(1U << 2)
 
 /* What the embedder probed on this hart (by trapping CSR accesses). */
 struct pmu_hart_caps {
@@ -226,6 +235,8 @@ struct pmu_hart {
 	const struct pmu_overflow_ops *vof;
 	uint32_t vof_armed;	/* as of_armed, for the vendor back end: hw
 				   counters started since configured */
+	uint32_t swallow_armed;	/* FAR_START_SWALLOWS: counters written far
+				   from overflow since their last flush */
 	uint32_t saved;		/* hw values saved by pmu_hart_suspend */
 	uint32_t saved_of;	/* hw OF bits saved by pmu_hart_suspend */
 	/* started firmware counters per slot, bit j = counter nr_hw + j */

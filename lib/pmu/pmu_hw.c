@@ -225,6 +225,87 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
 }
 
 /*
+ * PMU_HART_QUIRK_FAR_START_SWALLOWS (QEMU 7.2 to 11.1, target/riscv/pmu.c):
+ * a write that puts a cycles/instret counter's overflow deadline past
+ * INT64_MAX ns (any value more than 2^62 from overflow: perf's counting
+ * start 2^63 + 1, the cycles:u probe every perf record makes) leaves
+ * irq_overflow_left set on that counter, and nothing clears it but the
+ * counter's next timer expiry, which it swallows: the expiry re-arms the
+ * timer that many ns later (as long as the machine has run) and raises
+ * no overflow.  A sampling start on that counter then gets no sample for
+ * the rest of the run: perf record on QEMU 11.1 with 4 harts came back
+ * empty in 2 to 3 of 20 runs, each time when the workload ran on the
+ * hart where perf had made its probe (traced, docs/perf.md).
+ *
+ * So lib/pmu remembers which counters it wrote far from overflow, and the
+ * first start near overflow (sampling) on such a counter flushes the
+ * leftover while M-mode still holds the hart: the counter, running, is
+ * written with its last value (overflow 1 ns away) until its OF shows,
+ * which takes two expiries, the swallowed one and a real one; then it is
+ * stopped, OF and the interrupt it raised are cleared, and the start is
+ * made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes it gives up.
+ * On a hart that overflows by counting, the first write is enough.
+ */
+#define PMU_SWALLOW_FLUSH_TRIES	(1UL << 18)
+
+static bool selector_is_timed(const struct pmu_hart *h, unsigned int idx)
+{
+	uint64_t id = h->counter[idx].selector & MHPMEVENT_EVENT_ID_MASK;
+
+	return id == SBI_PMU_HW_CPU_CYCLES || id == SBI_PMU_HW_INSTRUCTIONS;
+}
+
+/* Does an armed counter other than idx show an overflow still to take? */
+static bool other_overflow_pending(const struct pmu_hart *h, unsigned int idx)
+{
+	uint64_t bits = h->started & h->configured & pmu_hw_of_armed(h) &
+			~BIT64(idx);
+	unsigned int i;
+
+	for_each_bit(i, bits)
+		if (pmu_hw_overflowed(h, i))
+			return true;
+	return false;
+}
+
+static void swallow_flush(struct pmu_hart *h, unsigned int idx, uint64_t v)
+{
+	uint64_t last = h->caps.hpm_bits >= 64 ? ~0ULL :
+			(1ULL << h->caps.hpm_bits) - 1;
+	uint32_t bit = (uint32_t)BIT64(idx);
+	unsigned long n;
+
+	for (n = 0; n < PMU_SWALLOW_FLUSH_TRIES; n++) {
+		h->ops->counter_write(h->ops_ctx, idx, last);
+		if (pmu_hw_overflowed(h, idx))
+			break;
+	}
+	h->ops->inhibit_set(h->ops_ctx, bit);
+	h->ops->event_write(h->ops_ctx, idx, h->counter[idx].evsel);
+	if (!other_overflow_pending(h, idx))
+		h->ops->lcofi_clear(h->ops_ctx);
+	h->ops->counter_write(h->ops_ctx, idx, v);
+	h->ops->inhibit_clear(h->ops_ctx, bit);
+	h->ops->counter_write(h->ops_ctx, idx, v);
+}
+
+/* After a start that wrote v to the running counter idx (Sscofpmf hart). */
+static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
+{
+	unsigned int top = h->caps.hpm_bits - 1;
+	uint32_t bit = (uint32_t)BIT64(idx);
+
+	if (!selector_is_timed(h, idx) || !h->ops->lcofi_clear || top < 1)
+		return;
+	if (!(((v >> top) & 1) && ((v >> (top - 1)) & 1))) {	/* far */
+		h->swallow_armed |= bit;
+	} else if (h->swallow_armed & bit) {
+		h->swallow_armed &= ~bit;
+		swallow_flush(h, idx, v);
+	}
+}
+
+/*
  * QEMU 7.2 raises the overflow of a cycles or instret counter from a host
  * timer that the mhpmcounter write arms, running or not (target/riscv:
  * write_mhpmcounter -> riscv_pmu_setup_timer, deadline now + (2^64 -
@@ -264,6 +345,8 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
 
 		if ((v >> top) & 1)
 			h->ops->counter_write(h->ops_ctx, idx, v);
+		if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
+			swallow_check(h, idx, v);
 	}
 }
 

@@ -116,7 +116,8 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
  */
 static inline void pmu_hw_rewrite_one(struct pmu_hart *h, unsigned int idx)
 {
-	if ((h->counter[idx].value >> (h->caps.hpm_bits - 1)) & 1)
+	if (((h->counter[idx].value >> (h->caps.hpm_bits - 1)) & 1) ||
+	    (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS))
 		pmu_hw_rewrite_started(h, BIT64(idx));
 }
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);

@@ -223,6 +223,13 @@ static void *smode_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 	return (void *)(unsigned long)addr;
 }
 
+/* The overflow interrupt a QEMU leftover flush raised (pmu_hw.c). */
+static void csr_lcofi_clear(void *ctx)
+{
+	(void)ctx;
+	csr_clear(mip, MIP_LCOFIP);
+}
+
 static const struct pmu_hart_ops csr_pmu_ops = {
 	.counter_read = csr_counter_read,
 	.counter_write = csr_counter_write,
@@ -231,6 +238,7 @@ static const struct pmu_hart_ops csr_pmu_ops = {
 	.inhibit_set = csr_inhibit_set,
 	.inhibit_clear = csr_inhibit_clear,
 	.shmem_map = smode_shmem_map,
+	.lcofi_clear = csr_lcofi_clear,
 };
 
 static const struct pmu_hart_ops csr_pmu_ops_no_inhibit = {
@@ -313,12 +321,14 @@ void sbi_pmu_print_banner(void)
 	if (st->node < 0)
 		printf("PMU events       : no riscv,pmu node: cycles and instructions only\n");
 	else
-		printf("PMU events       : devicetree rows: %u counters, %u selectors, %u raw%s%s\n",
+		printf("PMU events       : devicetree rows: %u counters, %u selectors, %u raw%s%s%s\n",
 		       st->loaded[FDT_PMU_PROP_COUNTERS], st->loaded[FDT_PMU_PROP_EVENTS],
 		       st->loaded[FDT_PMU_PROP_RAW],
 		       st->warnings ? " (with warnings, see above)" : "",
 		       board_pmu_quirks() & PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT ?
-		       ", one counter per event" : "");
+		       ", one counter per event" : "",
+		       board_pmu_quirks() & PMU_HART_QUIRK_FAR_START_SWALLOWS ?
+		       ", QEMU's overflow leftovers flushed" : "");
 	printf("PMU firmware     : %u counters per hart, events 0-21, 256-257\n",
 	       PMU_FW_COUNTERS);
 	if (sbi_pmu_vendor_name())

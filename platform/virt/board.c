@@ -9,12 +9,15 @@
 static const char *const virt_compatible[] = { "riscv-virtio", NULL };
 
 /*
- * QEMU 7.2 binds an event to one programmable counter: a second counter
- * with the same selector silently counts nothing.
+ * QEMU (7.2 to 11.1) binds an event to one programmable counter: a second
+ * counter with the same selector silently counts nothing.  And a
+ * cycles/instret counter written far from overflow swallows its next
+ * overflow (irq_overflow_left; include/tally/pmu.h, lib/pmu/pmu_hw.c).
  */
 static void virt_pmu_init(struct board_pmu *pmu)
 {
-	pmu->quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT;
+	pmu->quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT |
+		      PMU_HART_QUIRK_FAR_START_SWALLOWS;
 }
 
 /*

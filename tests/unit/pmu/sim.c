@@ -18,8 +18,14 @@ static void timer_expire(struct sim_hart *s, uint32_t bits)
 		s->timer_armed &= ~(1U << i);
 		if (s->inhibit & (1U << i))
 			continue;	/* QEMU 7.2: lost, not armed again */
-		if (!(s->evt[i] & MHPMEVENT_OF))
-			s->lcofi++;
+		if (s->evt[i] & MHPMEVENT_OF)
+			continue;
+		if (s->leftover & (1U << i)) {
+			s->leftover &= ~(1U << i);	/* swallowed */
+			continue;
+		}
+		s->lcofi++;
+		s->lcofip = true;
 		s->evt[i] |= MHPMEVENT_OF;
 	}
 }
@@ -73,9 +79,13 @@ static void sim_counter_write(void *ctx, unsigned int idx, uint64_t v)
 	s->ctr[idx] = v & width_mask(s, idx);
 	if (s->qemu_overflow_timer && s->sscofpmf && idx >= 3 &&
 	    ((s->evt[idx] & 0xFFFFF) == 1 || (s->evt[idx] & 0xFFFFF) == 2)) {
-		s->timer_armed |= 1U << idx;
-		if (!(v >> 63))
-			timer_expire(s, 1U << idx);	/* deadline passed */
+		if (s->qemu_leftover && (v >> 62) != 3) {
+			s->leftover |= 1U << idx;	/* far: never expires */
+		} else {
+			s->timer_armed |= 1U << idx;
+			if (!(v >> 63) || (s->qemu_leftover && v == ~0ULL))
+				timer_expire(s, 1U << idx);	/* deadline passed */
+		}
 	}
 	after_op(s);
 }
@@ -161,6 +171,14 @@ static void *sim_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 	return s->ram + (addr - SIM_RAM_BASE);
 }
 
+static void sim_lcofi_clear(void *ctx)
+{
+	struct sim_hart *s = ctx;
+
+	s->lcofip = false;
+	s->lcofi_clears++;
+}
+
 const struct pmu_hart_ops sim_ops = {
 	.counter_read = sim_counter_read,
 	.counter_write = sim_counter_write,
@@ -169,6 +187,7 @@ const struct pmu_hart_ops sim_ops = {
 	.inhibit_set = sim_inhibit_set,
 	.inhibit_clear = sim_inhibit_clear,
 	.shmem_map = sim_shmem_map,
+	.lcofi_clear = sim_lcofi_clear,
 };
 
 const struct pmu_hart_ops sim_ops_noshmem = {
@@ -178,6 +197,7 @@ const struct pmu_hart_ops sim_ops_noshmem = {
 	.event_write = sim_event_write,
 	.inhibit_set = sim_inhibit_set,
 	.inhibit_clear = sim_inhibit_clear,
+	.lcofi_clear = sim_lcofi_clear,
 };
 
 void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,

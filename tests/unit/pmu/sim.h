@@ -77,6 +77,17 @@ struct sim_hart {
 	 */
 	bool qemu_overflow_timer;
 	uint32_t timer_armed;		/* counters with a pending deadline */
+	/*
+	 * With qemu_overflow_timer, QEMU's irq_overflow_left (7.2 to 11.1):
+	 * a value more than 2^62 from overflow leaves a leftover on the
+	 * counter (its own deadline never comes), and the counter's next
+	 * expiry is swallowed: no OF, no LCOFI, the leftover gone.  The
+	 * last value (all ones, overflow 1 ns away) expires at once.
+	 */
+	bool qemu_leftover;
+	uint32_t leftover;		/* counters with a leftover */
+	bool lcofip;			/* mip.LCOFIP: raised with OF, cleared by lcofi_clear */
+	unsigned long lcofi_clears;
 	unsigned int nops;		/* CSR writes so far (E, C, I, U) */
 	unsigned int expire_after_op;	/* 0: never */
 	uint64_t ctr[32];
