@@ -97,7 +97,7 @@ skip() {
 }
 
 # shellcheck source=../lib/init-checks.sh
-source "$repo/tests/lib/init-checks.sh"	# init_checks
+source "$repo/tests/lib/init-checks.sh"	# init_checks, filter_banner_checks
 # init_verdict PASS|SKIP|FAIL <check> <note>: one init check of the run
 # $name (its console log $log), for init_checks
 init_verdict() {
@@ -122,26 +122,6 @@ run_qemu() {
 	timeout -k 5 "$timeout_s" "$qemu" "${args[@]}" < /dev/null > "$log" 2>&1 ||
 		qemu_status=$?
 	boot_seconds=$((SECONDS - start))
-}
-
-# Tally's banner says where mode filters are not applied (docs/pmu.md, Mode
-# filtering: cycles/instret on QEMU 7.2 are counted in every mode); what
-# perf-mode-cycles-instructions measured must agree. Only where it passed.
-check_filter_banner() {
-	local name=$1 log=$2 banner result want
-	result=$(grep -aoE 'TALLY-LINUX-CHECK: perf-mode-cycles-instructions: ok: .*' "$log" |
-		tail -n 1 | tr -d '\r') || true
-	[[ -n $result ]] || return 0
-	banner=$(grep -a -m1 '^PMU mode filters' "$log" | tr -d '\r') || true
-	want="filter applied"
-	[[ $banner != *"not for cycles/instret"* && $banner != *": none ("* ]] ||
-		want="filter not applied"
-	if [[ $result == *"$want"* ]]; then
-		pass "$name: banner's mode-filter line agrees with perf ($want)"
-	else
-		fail "$name: banner's mode-filter line agrees with perf" \
-			"banner '${banner#PMU mode filters : }', perf: ${result##*: ok: }"
-	fi
 }
 
 # One verdict line per check of one boot log.
@@ -173,7 +153,7 @@ check_log() {
 	# The init's own checks, one line each (none if init never ran).
 	init_checks "$log" init_verdict
 
-	[[ -n $reference ]] || check_filter_banner "$name" "$log"
+	[[ -n $reference ]] || filter_banner_checks "$log" "$name"
 
 	if ((qemu_status == 0)); then
 		pass "$name: powers off cleanly"
