@@ -7,6 +7,7 @@
 #        make check                                every test (host, SBI payload, Linux)
 #        make check-debian                         Debian's QEMU 10.0/11.1, kernels, perf: every CPU model
 #        make soak [SOAK_TIME=600]                 stress-ng soak on Debian's stack, Tally and OpenSBI 1.9
+#        make soak-record [RECORD_RUNS=50]         perf record run after run: QEMU 7.2/11.1 x kernels x harts, Tally and OpenSBI 1.9
 #        make check-kvm-guest                      perf in a KVM guest on Debian's stack: QEMU 10.0/11.1, AIA or not; OpenSBI 1.9
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
@@ -119,7 +120,7 @@ FLAVOURS	:= fw_dynamic fw_jump fw_payload
 FW_PAYLOAD_PATH	?= $(FW_DIR)/test_payload.bin
 IMAGES		:= $(foreach f,$(FLAVOURS),$(FW_DIR)/$(f).elf $(FW_DIR)/$(f).bin)
 
-.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian check-kvm-guest soak \
+.PHONY: all firmware tools run run-sbi check check-quick check-unit check-sbi check-trace check-linux check-kvm check-debian check-kvm-guest soak soak-record \
 	bench bench-breakdown fuzz clean distclean deps have-cc FORCE
 all firmware: $(IMAGES)
 
@@ -254,6 +255,15 @@ check-kvm-guest:
 SOAK_TIME	?= 600
 soak:
 	@TALLY_COMPARE=1 TALLY_SOAK_SECONDS=$(SOAK_TIME) tests/run-all.sh $(O) soak-long
+
+# the sampling soak (tests/debian/record-soak.sh, docs/benchmarks.md): perf
+# record of cycles and of dTLB-load-misses:u, RECORD_RUNS rounds per boot,
+# no retry, on QEMU 7.2 and 11.1 x trixie's 6.12 and backports' 7.x x 1 and
+# 4 harts x Tally (snapshot on, off) and OpenSBI 1.9; the test command's
+# job record-soak runs 10 rounds on QEMU 11.1, 4 harts, Tally
+RECORD_RUNS	?= 50
+soak-record:
+	@TALLY_RECORD_RUNS=$(RECORD_RUNS) tests/run-all.sh $(O) record-soak-full
 
 bench: all
 	@bench/run.sh $(O)

@@ -4,10 +4,11 @@
 # (optionally behind a "name: " prefix).  A job that exits non-zero without
 # saying FAIL is itself counted as a failure, so nothing fails silently.
 #
-# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full|soak-long|kvm-guest-full]...
+# Usage: tests/run-all.sh <build-dir> [unit|sbi|linux|trace|kvm|debian|quick|debian-full|soak-long|kvm-guest-full|record-soak-full]...
 #   (default: all but quick, which is make check-quick's subset of unit and
-#   sbi, debian-full, make check-debian's matrix, soak-long, make soak, and
-#   kvm-guest-full, make check-kvm-guest)
+#   sbi, debian-full, make check-debian's matrix, soak-long, make soak,
+#   kvm-guest-full, make check-kvm-guest, and record-soak-full, make
+#   soak-record)
 #
 # Each suite is a few jobs, and the artefacts they need (firmware images,
 # kernels, perf, the KVM selftests) are build jobs of their own, each keyed
@@ -315,6 +316,16 @@ debian_soak_long() {
 	return $status
 }
 
+# The sampling soak (tests/debian/record-soak.sh): perf record of cycles and
+# of dTLB-load-misses:u, run after run with no retry and no warm-up; in the
+# test command 10 rounds on QEMU 11.1 -smp 4 with backports' 7.x; make
+# soak-record: QEMU 7.2 and 11.1 x 6.12 and 7.x x 1 and 4 harts x Tally
+# (snapshot on and off) and OpenSBI 1.9, TALLY_RECORD_RUNS (50) rounds each
+debian_record_soak() { "$root/tests/debian/record-soak.sh" "$out" 10 short; }
+debian_record_soak_full() {
+	"$root/tests/debian/record-soak.sh" "$out" "${TALLY_RECORD_RUNS:-50}" full
+}
+
 # Debian's U-Boot (u-boot-qemu, qemu-riscv64_smode) as the next stage of
 # fw_dynamic and fw_jump on QEMU 10.0 and 11.1 (tests/debian/uboot.sh):
 # its prompt, its sbi command's list, booti of Debian's kernel to init
@@ -358,6 +369,8 @@ job debian-full debian-full 900 debian_full build-fw build-debian
 job soak debian 130 debian_soak build-fw build-debian
 job debian-uboot debian 60 debian_uboot build-fw build-debian
 job soak-long soak-long 1500 debian_soak_long build-fw build-debian
+job record-soak debian 70 debian_record_soak build-fw build-debian
+job record-soak-full record-soak-full 4800 debian_record_soak_full build-fw build-debian
 job kvm-guest debian 200 debian_kvm_guest build-fw build-debian
 job kvm-guest-full kvm-guest-full 900 debian_kvm_guest_full build-fw build-debian
 job sbi-2026 sbi 20 sbi_2026 build-fw build-debian

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The sampling soak (issue 32): many `perf record` runs in a row, no retry,
+# on each configuration, Tally beside OpenSBI 1.9 in the same run. One boot
+# per configuration and firmware (tests/debian/boot.sh with init.c's
+# tally.perf=record): no warm-up, <runs> rounds
+# of
+#   perf record -e cycles -c 1000000 -- work loop 50000000
+#   perf record -e dTLB-load-misses:u -c 100 -- work load-pages 10000
+# each run's sample count on a TALLY-RECORD line of the console.
+#
+# Usage: tests/debian/record-soak.sh <build-dir> <runs> short|full
+#   short  (the test command): QEMU 11.1 -cpu rva23s64, backports' 7.x
+#          kernel, 4 harts, Tally only
+#   full   (make soak-record): QEMU 7.2 (the host's, -cpu rv64,sscofpmf=true)
+#          and 11.1 (-cpu rva23s64) x trixie's 6.12 and backports' 7.x x 1
+#          and 4 harts x Tally (snapshot on), Tally built with PMU_SNAPSHOT=0
+#          (snapshot off) and OpenSBI 1.9 (which has no snapshot)
+# Environment: TALLY_OPENSBI_1_9 (default /work/shared/anchors/opensbi-1.9/
+# fw_dynamic.bin, else ../shared/anchors/... from the repository).
+#
+# Verdicts (Tally's; OpenSBI's lines are INFO): init.c's perf-record-soak
+# (no empty cycles run, none under 5 samples, every dTLB run within 10% of
+# the misses perf stat counts / 100) and, in full, the cycles median at or
+# above OpenSBI 1.9's of the same configuration. Then a table (Markdown,
+# also in <build-dir>/debian/record-soak-<mode>.md): per configuration and
+# firmware the runs, empty runs, fewest / median / mean cycles samples and
+# the dTLB runs within 10%, with the worst.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+usage="usage: record-soak.sh <build-dir> <runs> short|full"
+out=$(realpath -m "${1:?$usage}")
+runs=${2:?$usage}
+mode=${3:?$usage}
+[[ $runs =~ ^[1-9][0-9]*$ && $mode =~ ^(short|full)$ ]] || { echo "$usage" >&2; exit 2; }
+dir=$out/debian
+tally=$out/platform/generic/firmware/fw_dynamic.bin
+nosnap=$out/fw-nosnap/platform/generic/firmware/fw_dynamic.bin
+opensbi=${TALLY_OPENSBI_1_9:-/work/shared/anchors/opensbi-1.9/fw_dynamic.bin}
+[[ -e $opensbi ]] || opensbi=$repo/../shared/anchors/opensbi-1.9/fw_dynamic.bin
+table=$dir/record-soak-$mode.md
+failures=0 passes=0
+declare -A median
+
+pass() { printf 'PASS: %s%s\n' "$1" "${2:+ ($2)}"; passes=$((passes + 1)); }
+fail() { printf 'FAIL: %s (%s)\n' "$1" "$2"; failures=$((failures + 1)); }
+info() { printf 'INFO: %s\n' "$*"; }
+
+# QEMU 7.2 is the host's (Debian 12): a root beside fetch.sh's, so boot.sh
+# names it qemu-7.2.
+qemu72() {
+	local bin
+	bin=$(command -v qemu-system-riscv64) || return 1
+	"$bin" --version | grep -q 'version 7\.2\.' || return 1
+	mkdir -p "$dir/qemu-7.2" && ln -sfn "$bin" "$dir/qemu-7.2/qemu-system-riscv64"
+}
+
+# stats <log> <event>: for cycles "runs empty fewest median mean ms", for
+# dtlb "runs within worst ms": within, the runs within 10% of expected;
+# worst, the largest distance from it in percent; ms, the mean run's wall
+# time
+stats() {
+	grep -aoE "TALLY-RECORD: $2 [0-9]+ [0-9]+ [0-9]+ [0-9]+ ms" "$1" |
+		awk '{ print $4, $5, $6 }' | sort -n | awk -v ev="$2" '
+		{ n++; s[n] = $1; sum += $1; ms += $3; if ($1 == 0) empty++
+		  d = ($2 > 0 ? 100 * ($1 - $2) / $2 : 100); if (d < 0) d = -d
+		  if (d <= 10) ok++; if (d > worst) worst = d }
+		END {
+			if (!n) { print (ev == "dtlb" ? "0 0 0 0" : "0 0 0 0 0 0"); exit }
+			if (ev == "dtlb") { printf "%d %d %.1f %d\n", n, ok, worst, ms / n; exit }
+			med = n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+			printf "%d %d %d %g %.1f %d\n", n, empty + 0, s[1], med, sum / n, ms / n
+		}'
+}
+
+# soak <qemu> <linux> <smp> <fw-label> <fw>: one boot, its verdicts and row
+soak() {
+	local q=$1 l=$2 smp=$3 label=$4 fw=$5 cpu=rva23s64 name log c d lines
+	[[ $q != 7.2 ]] || cpu=rv64,sscofpmf=true
+	name="qemu-$q $(readlink "$dir/linux-$l") -smp $smp"
+	log=$dir/logs/record-soak_${label}_qemu-${q}_${l}_smp${smp}.log
+	lines=$(TALLY_DEBIAN_TIMEOUT=$((120 + runs * 20)) "$here/boot.sh" --dir "$dir" \
+		--fw "$fw" --fw-name "$([[ $label == tally ]] && echo - || echo "$label")" \
+		--qemu "$q" --linux "$l" --cpu "$cpu" --smp "$smp" --checks record \
+		--append "tally.record_runs=$runs" --log "$log" 2>&1)
+	if [[ $label == opensbi-1.9 ]]; then
+		grep -E '^(PASS|FAIL|SKIP):' <<< "$lines" | sed 's/^/INFO: /'
+	else
+		grep -E '^(PASS|FAIL|SKIP):' <<< "$lines"
+		passes=$((passes + $(grep -c '^PASS:' <<< "$lines")))
+		failures=$((failures + $(grep -c '^FAIL:' <<< "$lines")))
+		grep -q '^FAIL:' <<< "$lines" && grep -E '^  (\||last lines)' <<< "$lines"
+	fi
+	read -r -a c <<< "$(stats "$log" cycles)"
+	read -r -a d <<< "$(stats "$log" dtlb)"
+	median[$name/$label]=${c[3]}
+	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s of %s (worst %s%%) | %s + %s |' \
+		"$name" "$label" "${c[0]}" "${c[1]}" "${c[2]}" "${c[3]}" "${c[4]}" \
+		"${d[1]}" "${d[0]}" "${d[2]}" "${c[5]}" "${d[3]}")")
+}
+
+# compare <name>: Tally's cycles median (snapshot on and off) against
+# OpenSBI 1.9's of the same configuration
+compare() {
+	local name=$1 o=${median[$1/opensbi-1.9]:-} fw t
+	[[ -n $o ]] || return 0
+	for fw in tally tally-nosnap; do
+		t=${median[$name/$fw]:-}
+		[[ -n $t ]] || continue
+		if awk -v t="$t" -v o="$o" 'BEGIN { exit !(t >= o) }'; then
+			pass "debian/record-soak/$name/$fw: cycles median at or above OpenSBI 1.9's" "$t >= $o"
+		else
+			fail "debian/record-soak/$name/$fw: cycles median at or above OpenSBI 1.9's" "$t < $o"
+		fi
+	done
+}
+
+start=$SECONDS
+rows=()
+if [[ $mode == short ]]; then
+	soak 11.1 backports 4 tally "$tally"
+else
+	qemus="7.2 11.1"
+	if ! qemu72; then
+		fail "debian/record-soak: QEMU 7.2" "no qemu-system-riscv64 7.2 on this host"
+		qemus=11.1
+	fi
+	make -s -C "$repo" O="$out/fw-nosnap" PMU_SNAPSHOT=0 firmware > "$dir/logs/fw-nosnap.log" 2>&1 ||
+		fail "debian/record-soak: the PMU_SNAPSHOT=0 image" "make failed: $dir/logs/fw-nosnap.log"
+	for q in $qemus; do
+		for l in stable backports; do
+			for smp in 1 4; do
+				name="qemu-$q $(readlink "$dir/linux-$l") -smp $smp"
+				soak "$q" "$l" "$smp" tally "$tally"
+				soak "$q" "$l" "$smp" tally-nosnap "$nosnap"
+				if [[ -e $opensbi ]]; then
+					soak "$q" "$l" "$smp" opensbi-1.9 "$opensbi"
+				else
+					info "no OpenSBI 1.9 image ($opensbi): no comparison"
+				fi
+				compare "$name"
+			done
+		done
+	done
+fi
+
+{
+	echo "Sampling soak ($mode): $runs runs per boot of perf record -e cycles -c 1000000 (work loop 50000000) and of -e dTLB-load-misses:u -c 100 (work load-pages 10000)"
+	echo
+	echo "| configuration | firmware | runs | cycles: empty | fewest | median | mean | dTLB within 10% | ms per run (cycles + dTLB) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	printf '%s\n' "${rows[@]}"
+} | tee "$table"
+echo "record-soak $mode: $((SECONDS - start)) s; table in $table"
+echo "$passes passed, $failures failed"
+((failures == 0))
