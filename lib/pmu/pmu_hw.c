@@ -351,6 +351,35 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
 }
 
 /*
+ * A start without a value (Linux's restart, without the snapshot, of the
+ * counters that did not overflow: counter_start(idx, mask, 0)) on a QEMU
+ * hart (PMU_HART_QUIRK_FAR_START_SWALLOWS): QEMU 7.2 lost the overflow
+ * whose timer expired while the counter was stopped, and the un-inhibit
+ * does not arm it again, so each started cycles/instret counter near
+ * overflow is written its own value once it runs (QEMU 10 and 11 arm at
+ * the un-inhibit: a second arming changes nothing there).  set: started
+ * counters.
+ */
+void pmu_hw_rearm_started(struct pmu_hart *h, uint64_t set)
+{
+	uint64_t bits = set & pmu_hw_mask(h) & ~FIXED_COUNTERS;
+	unsigned int idx, top = h->caps.hpm_bits - 1;
+
+	if (!h->caps.sscofpmf)
+		return;
+	for_each_bit(idx, bits) {
+		uint64_t v;
+
+		if (!selector_is_timed(h, idx))
+			continue;
+		v = h->ops->counter_read(h->ops_ctx, idx);
+		if ((v >> top) & 1)
+			h->ops->counter_write(h->ops_ctx, idx, v);
+		swallow_check(h, idx, v);
+	}
+}
+
+/*
  * Stop started counters.  vof_armed is 0 on a Sscofpmf hart (and on one
  * without a vendor back end): the vendor test costs that path one load
  * and a branch.

@@ -107,6 +107,7 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
+void pmu_hw_rearm_started(struct pmu_hart *h, uint64_t set);
 
 /*
  * pmu_hw_rewrite_started() of the one counter a start wrote, its value

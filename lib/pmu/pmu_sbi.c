@@ -263,6 +263,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 		pmu_counter_start(h, idx);
 		if (start_flags & both)		/* QEMU 7.2: see pmu_hw.c */
 			pmu_hw_rewrite_one(h, idx);
+		else if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
+			pmu_hw_rearm_started(h, BIT64(idx));
 		return sbi_ok(0);
 	}
 	bits = set;
@@ -276,6 +278,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_start(struct pmu_hart *h,
 	pmu_counters_start(h, set);
 	if (start_flags & both)
 		pmu_hw_rewrite_started(h, set);
+	else if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
+		pmu_hw_rearm_started(h, set);
 	return sbi_ok(0);
 }
 

@@ -331,6 +331,45 @@ static void test_qemu_leftover(void)
 	qemu_leftover_case(true);
 }
 
+/*
+ * QEMU 7.2 loses the overflow whose timer expires while the counter is
+ * stopped, and the un-inhibit arms nothing: Linux's restart of the
+ * counters that did not overflow (without the snapshot:
+ * counter_start(idx, mask, 0), no value) must still get their overflow.
+ */
+static void test_qemu_restart_without_value(void)
+{
+	const uint64_t v = -QEMU_PERIOD;
+	unsigned int cyc, ins;
+	uint64_t both;
+	struct fx f;
+
+	for (int two = 0; two < 2; two++) {
+		qemu_hart(&f);
+		f.h.caps.quirks |= PMU_HART_QUIRK_FAR_START_SWALLOWS;
+		cyc = (unsigned int)fx_cfg(&f, 0, f.all, 0, EV_CYCLES, 0).value;
+		ins = (unsigned int)fx_cfg(&f, 0, f.all, 0, EV_INSTR, 0).value;
+		both = BIT(cyc) | (two ? BIT(ins) : 0);
+		fx_start(&f, 0, (unsigned long)both,
+			 SBI_PMU_START_FLAG_SET_INIT_VALUE, v);
+		fx_stop(&f, 0, (unsigned long)both, 0);
+		sim_timer_expire(&f.sim);	/* while stopped: lost */
+		if (two)
+			fx_start(&f, 0, (unsigned long)both, 0, 0);
+		else
+			fx_start(&f, cyc, 1, 0, 0);
+		sim_timer_expire(&f.sim);
+		CHECK((f.sim.evt[cyc] & MHPMEVENT_OF) &&
+		      (!two || (f.sim.evt[ins] & MHPMEVENT_OF)) && f.sim.lcofi >= 1,
+		      "QEMU 7.2 overflow timer: counter_start without a value "
+		      "(%s) after an expiry while stopped: the overflow is raised "
+		      "(OF %d/%d, LCOFI %lu)", two ? "cycles and instructions" :
+		      "cycles", !!(f.sim.evt[cyc] & MHPMEVENT_OF),
+		      !!(f.sim.evt[ins] & MHPMEVENT_OF), f.sim.lcofi);
+		fx_teardown(&f, "QEMU 7.2 restart without a value");
+	}
+}
+
 static void test_stop(void)
 {
 	struct fx f;
@@ -468,6 +507,7 @@ void test_startstop(void)
 	test_overflow();
 	test_qemu_overflow_timer();
 	test_qemu_leftover();
+	test_qemu_restart_without_value();
 	test_stop();
 	test_reset();
 	test_state_machine();
