@@ -396,6 +396,12 @@ job trace-nexrv trace 160 trace_nexrv build-fw ${job_suite[build-linux-6.1]:+bui
 # "runner-test" replace the table with them.
 if [[ ${TALLY_RUNNER_TEST:-0} == 1 ]]; then
 	stub_pass() { echo "PASS: stub: $1"; }
+	# verdicts behind a prefix with =, / and : in it, and an INFO line
+	# that must not count
+	stub_prefixed() {
+		echo "qemu=11.1/rva23s64:aia: PASS: stub: prefixed"
+		echo "INFO: PASS stub: a comparison's line, not counted"
+	}
 	stub_fail() { echo "FAIL: stub: $1"; return 1; }
 	job_suite=() job_est=() job_fn=() job_deps=() job_order=()
 	job stub-build runner-test 1 "stub_pass build"
@@ -403,6 +409,7 @@ if [[ ${TALLY_RUNNER_TEST:-0} == 1 ]]; then
 	job stub-after-broken runner-test 1 "stub_pass after-broken" stub-broken
 	job stub-after-that runner-test 1 "stub_pass after-that" stub-after-broken
 	job stub-after-build runner-test 1 "stub_pass after-build" stub-build
+	job stub-prefixed runner-test 1 stub_prefixed
 fi
 
 # --- the scheduler ----------------------------------------------------------------
@@ -439,7 +446,9 @@ mapfile -t queue < <(printf '%s\n' "${queue[@]}" | sort -k1,1nr -k2 | cut -d' ' 
 
 # "12 min 5 s": the time a job or suite took
 minutes() { echo "$(($1 / 60)) min $(($1 % 60)) s"; }
-pattern='^([A-Za-z0-9_.,()+ -]+: )?(PASS|FAIL|SKIP):'
+# any prefix ending in ": " (a job's "name: ", a check's "qemu=11.1/cpu:x: ")
+# with no other ": " in it, so "PASS: a (FAIL: b)" counts once, as a pass
+pattern='^(([^:]|:[^ ])*: )?(PASS|FAIL|SKIP):'
 count() { grep -cE "${pattern/(PASS|FAIL|SKIP)/$1}" "$2"; }
 
 slots=${TALLY_JOBS:-$(nproc)}

@@ -46,6 +46,9 @@ else
 	pass "neither of them ran"
 fi
 expect "$log" "a job beside the failure runs" "^PASS: stub: after-build$"
-expect "$log" "the close counts every job: 2 passed, 3 failed" "^2 passed, 3 failed, 0 skipped$"
+expect "$log" "a verdict behind a prefix with =, / and : counts" \
+	"^qemu=11.1/rva23s64:aia: PASS: stub: prefixed$"
+expect "$log" "the close counts every job and that verdict, not the INFO line: 3 passed, 3 failed" \
+	"^3 passed, 3 failed, 0 skipped$"
 
 [[ $failures -eq 0 ]]
