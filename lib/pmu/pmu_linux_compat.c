@@ -92,8 +92,10 @@ bool pmu_compat_restart_base(const struct pmu_hart *h, unsigned long *base,
  * back and a TAKE_SNAPSHOT or INIT_SNAPSHOT call finds no page.  Only
  * then the page of before the stop is taken again, after the same check
  * snapshot_set_shmem makes (shmem_map): it is the page this kernel gave
- * for this purpose and still believes set.  Any snapshot_set_shmem call
- * forgets it; a disable that is not followed by an HSM stop (the driver
+ * for this purpose and still believes set.  The disable is what remembers
+ * the page; naming a page (snapshot_set_shmem with an address, even a
+ * refused one) forgets it, and so does a disable with nothing enabled or
+ * parked; a disable that is not followed by an HSM stop (the driver
  * giving up the snapshot) never brings it back.  docs/security.md
  * ("PMU snapshot page after CPU hotplug") argues why a hostile S-mode
  * gains nothing from it.
