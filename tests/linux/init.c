@@ -1303,15 +1303,17 @@ static int stat_and_record(const char *event, double *misses, long *samples,
  *   the samples must be within 10% of misses / 100.
  * - dTLB-load-misses (all modes): taking a sample costs TLB misses of its
  *   own that perf stat never sees: Linux's overflow handler (measured about
- *   8 per sample with OpenSBI 1.1 and with Tally, so +8% at -c 100; about
- *   21 with an APLIC in direct mode, whose interrupt path reads its IDC
- *   through more pages), plus the firmware's if it counts M-mode (the SBI
- *   calls stop and start the counter on every sample). So at most 10%
- *   fewer and 30% more.
+ *   8 per sample with OpenSBI 1.1 and with Tally, so +8% at -c 100), plus
+ *   the firmware's if it counts M-mode (the SBI calls stop and start the
+ *   counter on every sample). So at most 10% fewer and 15% more; with an
+ *   AIA interrupt controller (tally.aia=), whose interrupt path reads it
+ *   through more pages, 30% more: about 21 per sample with an APLIC in
+ *   direct mode (Linux 6.12 built here) and 20.4 with an IMSIC (Debian's
+ *   7.2 on QEMU 11.1's rva23s64).
  */
 static int check_record_tlb(void)
 {
-	double mu, m, comm_u, dso_u, comm, dso, extra;
+	double mu, m, comm_u, dso_u, comm, dso, extra, over;
 	long su, s;
 
 	SKIP_NO_SSCOFPMF();
@@ -1332,10 +1334,12 @@ static int check_record_tlb(void)
 	if (dso_u < 90)
 		return fail("dTLB-load-misses:u: perf report puts %.1f%% of the "
 			    "samples on work's own code, expected all", dso_u);
-	if (s < 0.9 * m / 100 || s > 1.3 * m / 100)
+	over = opt.aia[0] ? 1.3 : 1.15;
+	if (s < 0.9 * m / 100 || s > over * m / 100)
 		return fail("dTLB-load-misses -c 100: %ld samples, expected "
-			    "%.0f (%.0f misses / 100, allowed -10%%..+30%%)", s,
-			    m / 100, m);
+			    "%.0f (%.0f misses / 100, allowed -10%%..+%.0f%%%s)",
+			    s, m / 100, m, 100 * (over - 1),
+			    opt.aia[0] ? ", an AIA machine" : "");
 	if (comm < 90)
 		return fail("dTLB-load-misses: perf report puts %.1f%% of the "
 			    "samples on command work, expected all", comm);
