@@ -47,6 +47,9 @@ void aplic_init_mlevel(const struct aplic_desc *d);
 /* BOARD_QUIRK_APLIC_SETIPNUM: S-mode's store to an S-level MSI-mode
  * domain's setipnum page (ctx: its struct aplic_slevel) */
 struct platform_trap_page;
+struct aplic_slevel;
+/* ... and whether that domain needs it, asked of the hardware at boot */
+bool aplic_setipnum_quirk(const struct aplic_slevel *d);
 bool aplic_setipnum_store(const struct platform_trap_page *pg, unsigned long offset,
 			  uint32_t value);
 

@@ -28,6 +28,8 @@
 #define MSIADDRCFGH_PPN_MASK	0xFFFU
 #define APLIC_IDC_IDELIVERY(i)	(0x4000 + 32 * (i))
 #define APLIC_IN_CLRIP(s)	(0x1D00 + 4 * ((s) / 32))	/* bit s % 32 */
+#define APLIC_SETIP(s)		(0x1C00 + 4 * ((s) / 32))	/* bit s % 32 */
+#define APLIC_CLRIPNUM		0x1DDC
 /* the registers of the page at APLIC_SETIPNUM_PAGE, by offset in it */
 #define PAGE_SETIPNUM_LE	0x0
 #define PAGE_SETIPNUM_BE	0x4
@@ -93,6 +95,44 @@ static bool source_is_level(unsigned long base, uint32_t s)
 		return false;
 	cfg &= APLIC_SOURCECFG_SM;
 	return cfg == APLIC_SM_LEVEL_HIGH || cfg == APLIC_SM_LEVEL_LOW;
+}
+
+/*
+ * Does this S-level MSI-mode domain have QEMU 7.2's setipnum quirk?  Asked
+ * of the hardware at boot, before S-mode owns the domain: its last source
+ * (delegated to it by the M-level domain, wired to nothing on QEMU virt:
+ * sources 1-95 carry devices, 96 none) is made level-high with its input
+ * low, in MSI mode with interrupts disabled, and setipnum_le is written
+ * with its number.  The AIA spec sets nothing pending then; QEMU 7.2 does
+ * (QEMU 9.0 and later do not).  Everything is put back: the pending bit
+ * cleared, the source's configuration and domaincfg restored.  A source
+ * whose input is high, or that is not this domain's, proves nothing:
+ * then the quirk is assumed, as before the probe.
+ */
+bool aplic_setipnum_quirk(const struct aplic_slevel *d)
+{
+	unsigned long base = d->base;
+	uint32_t s = d->num_sources, bit = 1U << (s % 32), cfg, dcfg;
+	bool pending;
+
+	if (s < 1 || s > APLIC_MAX_SOURCES)
+		return true;
+	dcfg = aplic_read(base, APLIC_DOMAINCFG);
+	cfg = aplic_read(base, APLIC_SOURCECFG(s));
+	aplic_write(base, APLIC_DOMAINCFG, APLIC_DOMAINCFG_DM);	/* IE clear */
+	aplic_write(base, APLIC_SOURCECFG(s), APLIC_SM_LEVEL_HIGH);
+	if (aplic_read(base, APLIC_SOURCECFG(s)) != APLIC_SM_LEVEL_HIGH ||
+	    (aplic_read(base, APLIC_IN_CLRIP(s)) & bit)) {
+		pending = true;		/* not ours, or asserted: no answer */
+	} else {
+		aplic_write(base, APLIC_CLRIPNUM, s);
+		aplic_write(base, APLIC_SETIPNUM_PAGE + PAGE_SETIPNUM_LE, s);
+		pending = aplic_read(base, APLIC_SETIP(s)) & bit;
+	}
+	aplic_write(base, APLIC_CLRIPNUM, s);
+	aplic_write(base, APLIC_SOURCECFG(s), cfg);
+	aplic_write(base, APLIC_DOMAINCFG, dcfg);
+	return pending;
 }
 
 /*

@@ -117,8 +117,11 @@ static void aia_setup(void)
 /*
  * BOARD_QUIRK_APLIC_SETIPNUM (include/tally/board.h): the setipnum page
  * of every S-level domain in MSI mode is S-mode's through the firmware
- * (aplic_setipnum_store).  In direct mode a write of setipnum never sets
- * a level-sensitive source pending, on QEMU 7.2 too: nothing to absorb.
+ * (aplic_setipnum_store), when the domain shows the quirk at boot
+ * (aplic_setipnum_quirk: QEMU 7.2 does, 9.0 and later do not, and then
+ * S-mode's interrupt ends cost no trap).  In direct mode a write of
+ * setipnum never sets a level-sensitive source pending, on QEMU 7.2 too:
+ * nothing to absorb.
  * Whether PMP has an entry for each page is decided once the harts'
  * PMP is known (pmp_check_trap_pages, which may turn it off).
  */
@@ -136,12 +139,14 @@ static void aplic_quirk_setup(void)
 		if (!d->msi_mode || d->size < APLIC_SETIPNUM_PAGE + PLATFORM_TRAP_PAGE_SIZE ||
 		    d->base & (PLATFORM_TRAP_PAGE_SIZE - 1))
 			continue;
+		if (!aplic_setipnum_quirk(d))
+			continue;	/* asked at boot: this APLIC does it right */
 		if (!platform_add_trap_page(&pg))
 			printf("Tally: WARNING: APLIC 0x%lx: no room for its setipnum page: "
 			       "QEMU 7.2's setipnum quirk not absorbed there\n", d->base);
 	}
 	if (platform.nr_trap_pages)
-		platform.quirks_name = "APLIC setipnum (QEMU < 9.0)";
+		platform.quirks_name = "APLIC setipnum (found at boot, as in QEMU < 9.0)";
 }
 
 int platform_init(void *fdt)
