@@ -24,6 +24,8 @@ unsigned long sbi_pmu_probe_counters(unsigned long present, unsigned int *bits);
  */
 struct pmu_overflow_ops;
 void sbi_pmu_vendor_cold_init(void);
+/* The tree handed on: no "xandespmu" where the Andes probe failed. */
+void sbi_pmu_vendor_fdt_fixup(void *fdt);
 const struct pmu_overflow_ops *sbi_pmu_vendor_hart_init(void);
 const char *sbi_pmu_vendor_name(void);
 bool sbi_pmu_vendor_filters(void);

@@ -163,6 +163,8 @@ void __attribute__((noreturn)) cold_boot(unsigned long a0, unsigned long a1,
 			       "in the devicetree\n");
 	}
 	sbi_pmu_cold_init((void *)next.fdt);
+	if (!platform.fdt_err)
+		sbi_pmu_vendor_fdt_fixup((void *)next.fdt);
 	if (board->final_init && !platform.fdt_err)
 		board->final_init((void *)next.fdt);
 	if (!platform.fdt_err)		/* after every fixup: room for the next stage */

@@ -14,8 +14,10 @@
  * and include/linux/soc/andes/irq.h (Andes: local IRQ 18, scounterof
  * 0x9d4).
  */
+#include <libfdt.h>
 #include <tally/board.h>
 #include <tally/console.h>
+#include <tally/fdt_isa.h>
 #include <tally/hart.h>
 #include <tally/init.h>
 #include <tally/pmu.h>
@@ -160,6 +162,30 @@ void sbi_pmu_vendor_cold_init(void)
 		printf("Tally: PMU: the board's %s overflow CSRs are missing: "
 		       "counting only, no overflow interrupt\n",
 		       kind == BOARD_PMU_OVERFLOW_THEAD ? "T-Head" : "Andes");
+}
+
+/*
+ * Linux 6.12 takes the Andes PMU from "xandespmu" in a cpu node's ISA
+ * properties alone (CONFIG_ANDES_CUSTOM_PMU, when the hart has no
+ * Sscofpmf): a hart whose overflow CSRs the probe did not find must not
+ * list it, or perf record waits for a local interrupt 18 that never
+ * comes.  So the tree handed on loses it, as the hart set-up's unusable
+ * extensions do (docs/pmu.md, Vendor overflow back ends).
+ */
+void sbi_pmu_vendor_fdt_fixup(void *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), node, n = 0;
+
+	if (board_pmu_overflow() != BOARD_PMU_OVERFLOW_ANDES || vendor_ops ||
+	    hart_features.has_sscofpmf || cpus < 0)
+		return;
+	fdt_for_each_subnode(node, fdt, cpus)
+		if (fdt_isa_has(fdt, node, "xandespmu") &&
+		    !fdt_isa_remove(fdt, node, "xandespmu"))
+			n++;
+	if (n)
+		printf("Tally: PMU: xandespmu taken out of the devicetree "
+		       "(%d cpu nodes): no Andes overflow CSRs\n", n);
 }
 
 /*

@@ -10,6 +10,11 @@ thead) cpu=thead,c906 ;;
 andes) cpu=andestech,ax45mp ;;
 *) echo "dt-vendor.sh: unknown vendor $1" >&2; exit 1 ;;
 esac
+# Andes: the cpus also list xandespmu (riscv,isa), which the firmware must
+# take out when it finds no Andes PMU CSRs (Linux keys its PMU on it).
+isa=""
+[ "$1" != andes ] || isa='s/riscv,isa = "\([^"]*\)"/riscv,isa = "\1_xandespmu"/'
 sed -e "s/compatible = \"riscv-virtio\";/compatible = \"tally,test-$1-soc\";/" \
-    -e "s/compatible = \"riscv\";/compatible = \"$cpu\", \"riscv\";/" "$2" >"$3"
+    -e "s/compatible = \"riscv\";/compatible = \"$cpu\", \"riscv\";/" \
+    ${isa:+-e "$isa"} "$2" >"$3"
 grep -q "\"$cpu\"" "$3"
