@@ -14,6 +14,7 @@
 enum isa_try {
 	TRY_CBO_ZERO, TRY_CBO_CLEAN, TRY_CBO_INVAL, TRY_SENVCFG, TRY_SSTATEEN0,
 	TRY_SEED, TRY_STOPI, TRY_SISELECT, TRY_STIMECMP, TRY_SCOUNTOVF,
+	TRY_SIREG_COUNTER, TRY_SCOUNTINHIBIT,
 };
 
 static const struct {
@@ -32,9 +33,14 @@ static const struct {
 	{ "sscsrind", TRY_SISELECT, "siselect" },
 	{ "sstc", TRY_STIMECMP, "stimecmp" },
 	{ "sscofpmf", TRY_SCOUNTOVF, "scountovf and sie.LCOFIE" },
+	{ "ssccfg", TRY_SIREG_COUNTER,
+	  "sireg at siselect 0x43 (counter 3, delegated; it reads as hpmcounter3)" },
+	{ "ssccfg", TRY_SCOUNTINHIBIT, "scountinhibit" },
 };
 
 static unsigned char line[256] __attribute__((aligned(256)));
+/* TRY_SIREG_COUNTER: counter 3 through sireg, then hpmcounter3 just after */
+static unsigned long sireg_counter, hpmcounter3;
 
 /* Runs one try with the trap handler armed: scause, or 0. */
 static unsigned long try_one(enum isa_try how)
@@ -42,6 +48,8 @@ static unsigned long try_one(enum isa_try how)
 	struct hart *h = this_hart();
 	unsigned long v = 0, p = (unsigned long)line;
 
+	if (how == TRY_SIREG_COUNTER)
+		p = 0x43;	/* the siselect number of counter 3 */
 	h->trap_cause = 0;
 	h->trap_armed = true;
 	mb();
@@ -76,6 +84,18 @@ static unsigned long try_one(enum isa_try how)
 		break;
 	case TRY_SCOUNTOVF:
 		__asm__ __volatile__("csrr %0, 0xDA0" : "=r"(v) :: "memory");
+		break;
+	case TRY_SIREG_COUNTER:	/* siselect 0x40 + i: counter i (Ssccfg) */
+		__asm__ __volatile__("csrrw %0, 0x150, %1\n"
+				     "csrr %0, 0x151\n"
+				     "csrr %1, 0xC03\n"
+				     "csrw 0x150, x0"
+				     : "=&r"(v), "+r"(p) : : "memory");
+		sireg_counter = v;
+		hpmcounter3 = p;
+		break;
+	case TRY_SCOUNTINHIBIT:
+		__asm__ __volatile__("csrr %0, 0x120" : "=r"(v) :: "memory");
 		break;
 	}
 	mb();
@@ -121,8 +141,15 @@ void test_isa(void)
 			continue;
 		cause = try_one(tries[i].how);
 		ok = !cause && (tries[i].how != TRY_SCOUNTOVF || lcofie_sticks());
+		/* counter 3 runs or not: the CSR read after sireg's is not smaller */
+		if (!cause && tries[i].how == TRY_SIREG_COUNTER)
+			ok = hpmcounter3 >= sireg_counter &&
+			     hpmcounter3 - sireg_counter < 1000000;
 		check(ok, "isa", sfmt("%s listed: %s works from S-mode", tries[i].ext,
 				      tries[i].what),
-		      cause ? sfmt("scause %lu", cause) : "sie.LCOFIE does not stick");
+		      cause ? sfmt("scause %lu", cause) :
+		      tries[i].how == TRY_SIREG_COUNTER ?
+		      sfmt("sireg 0x%lx, hpmcounter3 0x%lx", sireg_counter, hpmcounter3) :
+		      "sie.LCOFIE does not stick");
 	}
 }
