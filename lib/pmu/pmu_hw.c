@@ -333,7 +333,7 @@ static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
  * Only with Sscofpmf: without it nothing overflows.  set: started
  * counters whose value this start wrote (pmu_counter_write keeps it).
  */
-void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
+static void rewrite_set(struct pmu_hart *h, uint64_t set, bool read_back)
 {
 	uint64_t bits = set & pmu_hw_mask(h) & ~FIXED_COUNTERS;
 	unsigned int idx, top = h->caps.hpm_bits - 1;
@@ -341,13 +341,22 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
 	if (!h->caps.sscofpmf)
 		return;
 	for_each_bit(idx, bits) {
-		uint64_t v = h->counter[idx].value;
+		uint64_t v;
 
+		if (read_back && !selector_is_timed(h, idx))
+			continue;
+		v = read_back ? h->ops->counter_read(h->ops_ctx, idx) :
+				h->counter[idx].value;
 		if ((v >> top) & 1)
 			h->ops->counter_write(h->ops_ctx, idx, v);
 		if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
 			swallow_check(h, idx, v);
 	}
+}
+
+void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
+{
+	rewrite_set(h, set, false);
 }
 
 /*
@@ -362,21 +371,7 @@ void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
  */
 void pmu_hw_rearm_started(struct pmu_hart *h, uint64_t set)
 {
-	uint64_t bits = set & pmu_hw_mask(h) & ~FIXED_COUNTERS;
-	unsigned int idx, top = h->caps.hpm_bits - 1;
-
-	if (!h->caps.sscofpmf)
-		return;
-	for_each_bit(idx, bits) {
-		uint64_t v;
-
-		if (!selector_is_timed(h, idx))
-			continue;
-		v = h->ops->counter_read(h->ops_ctx, idx);
-		if ((v >> top) & 1)
-			h->ops->counter_write(h->ops_ctx, idx, v);
-		swallow_check(h, idx, v);
-	}
+	rewrite_set(h, set, true);
 }
 
 /*
