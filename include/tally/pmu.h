@@ -92,8 +92,8 @@ struct pmu_hart_ops {
 	void (*inhibit_set)(void *ctx, uint32_t mask);
 	void (*inhibit_clear)(void *ctx, uint32_t mask);
 	void *(*shmem_map)(void *ctx, uint64_t addr, uint64_t size);
-	/* optional, for PMU_HART_QUIRK_FAR_START_SWALLOWS: clear mip.LCOFIP */
-	void (*lcofi_clear)(void *ctx);
+	/* optional, for PMU_HART_QUIRK_FAR_START_SWALLOWS: mip.LCOFIP */
+	void (*lcofi_write)(void *ctx, bool pending);
 };
 
 /*
@@ -113,7 +113,7 @@ struct pmu_hart_ops {
  *   deadline that swallows its next overflow: the next sampling start on
  *   that counter loses its first overflow and then waits for as long as
  *   the machine has run (QEMU 7.2 to 11.1's irq_overflow_left).  lib/pmu
- *   flushes it at that sampling start (pmu_hw.c, needs ops->lcofi_clear).
+ *   flushes it at that sampling start (pmu_hw.c, needs ops->lcofi_write).
  */
 #define PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET	(1U << 0)
 #define PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 1)

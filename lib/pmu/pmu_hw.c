@@ -242,8 +242,9 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
  * leftover while M-mode still holds the hart: the counter, running, is
  * written with its last value (overflow 1 ns away) until its OF shows,
  * which takes two expiries, the swallowed one and a real one; then it is
- * stopped, OF and the interrupt it raised are cleared, and the start is
- * made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes it gives up.
+ * stopped, OF and the interrupt it raised are cleared (the interrupt
+ * raised again if another counter's overflow is waiting), and the start
+ * is made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes it gives up.
  * On a hart that overflows by counting, the first write is enough.
  */
 #define PMU_SWALLOW_FLUSH_TRIES	(1UL << 18)
@@ -282,8 +283,10 @@ static void swallow_flush(struct pmu_hart *h, unsigned int idx, uint64_t v)
 	}
 	h->ops->inhibit_set(h->ops_ctx, bit);
 	h->ops->event_write(h->ops_ctx, idx, h->counter[idx].evsel);
-	if (!other_overflow_pending(h, idx))
-		h->ops->lcofi_clear(h->ops_ctx);
+	/* cleared first: an overflow after the test below raises it again */
+	h->ops->lcofi_write(h->ops_ctx, false);
+	if (other_overflow_pending(h, idx))
+		h->ops->lcofi_write(h->ops_ctx, true);
 	h->ops->counter_write(h->ops_ctx, idx, v);
 	h->ops->inhibit_clear(h->ops_ctx, bit);
 	h->ops->counter_write(h->ops_ctx, idx, v);
@@ -295,7 +298,7 @@ static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
 	unsigned int top = h->caps.hpm_bits - 1;
 	uint32_t bit = (uint32_t)BIT64(idx);
 
-	if (!selector_is_timed(h, idx) || !h->ops->lcofi_clear || top < 1)
+	if (!selector_is_timed(h, idx) || !h->ops->lcofi_write || top < 1)
 		return;
 	if (!(((v >> top) & 1) && ((v >> (top - 1)) & 1))) {	/* far */
 		h->swallow_armed |= bit;

@@ -223,11 +223,14 @@ static void *smode_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 	return (void *)(unsigned long)addr;
 }
 
-/* The overflow interrupt a QEMU leftover flush raised (pmu_hw.c). */
-static void csr_lcofi_clear(void *ctx)
+/* The overflow interrupt around a QEMU leftover flush (pmu_hw.c). */
+static void csr_lcofi_write(void *ctx, bool pending)
 {
 	(void)ctx;
-	csr_clear(mip, MIP_LCOFIP);
+	if (pending)
+		csr_set(mip, MIP_LCOFIP);
+	else
+		csr_clear(mip, MIP_LCOFIP);
 }
 
 static const struct pmu_hart_ops csr_pmu_ops = {
@@ -238,7 +241,7 @@ static const struct pmu_hart_ops csr_pmu_ops = {
 	.inhibit_set = csr_inhibit_set,
 	.inhibit_clear = csr_inhibit_clear,
 	.shmem_map = smode_shmem_map,
-	.lcofi_clear = csr_lcofi_clear,
+	.lcofi_write = csr_lcofi_write,
 };
 
 static const struct pmu_hart_ops csr_pmu_ops_no_inhibit = {

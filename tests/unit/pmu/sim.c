@@ -171,12 +171,12 @@ static void *sim_shmem_map(void *ctx, uint64_t addr, uint64_t size)
 	return s->ram + (addr - SIM_RAM_BASE);
 }
 
-static void sim_lcofi_clear(void *ctx)
+static void sim_lcofi_write(void *ctx, bool pending)
 {
 	struct sim_hart *s = ctx;
 
-	s->lcofip = false;
-	s->lcofi_clears++;
+	s->lcofip = pending;
+	s->lcofi_writes++;
 }
 
 const struct pmu_hart_ops sim_ops = {
@@ -187,7 +187,7 @@ const struct pmu_hart_ops sim_ops = {
 	.inhibit_set = sim_inhibit_set,
 	.inhibit_clear = sim_inhibit_clear,
 	.shmem_map = sim_shmem_map,
-	.lcofi_clear = sim_lcofi_clear,
+	.lcofi_write = sim_lcofi_write,
 };
 
 const struct pmu_hart_ops sim_ops_noshmem = {
@@ -197,7 +197,7 @@ const struct pmu_hart_ops sim_ops_noshmem = {
 	.event_write = sim_event_write,
 	.inhibit_set = sim_inhibit_set,
 	.inhibit_clear = sim_inhibit_clear,
-	.lcofi_clear = sim_lcofi_clear,
+	.lcofi_write = sim_lcofi_write,
 };
 
 void sim_init(struct sim_hart *s, uint32_t exists, unsigned int hpm_bits,

@@ -86,8 +86,8 @@ struct sim_hart {
 	 */
 	bool qemu_leftover;
 	uint32_t leftover;		/* counters with a leftover */
-	bool lcofip;			/* mip.LCOFIP: raised with OF, cleared by lcofi_clear */
-	unsigned long lcofi_clears;
+	bool lcofip;			/* mip.LCOFIP: raised with OF, written by lcofi_write */
+	unsigned long lcofi_writes;
 	unsigned int nops;		/* CSR writes so far (E, C, I, U) */
 	unsigned int expire_after_op;	/* 0: never */
 	uint64_t ctr[32];
