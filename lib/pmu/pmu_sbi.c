@@ -104,17 +104,21 @@ static unsigned int choose_counter(const struct pmu_hart *h, uint64_t cand)
 }
 
 /*
- * A request counted in every mode because no counter can apply its filter
- * (pmu_filter_capable) takes the highest free programmable counter on a
- * Sscofpmf hart, so that the low counters, which plain requests get, are
- * used as before.  That matters on QEMU 7.2: a counting cycles/instret
- * event (initial value near 2^63) leaves overflow state on its counter
- * (irq_overflow_left) that swallows that counter's next sampling overflow,
- * and perf record opens a counting cycles:u on CPU 0 before every
- * recording; on the lowest counter it took samples from perf record -e
- * cycles (docs/pmu.md, Mode filtering).
+ * A request with a host-mode filter (perf's :u and :k, KVM's guest
+ * counters, the cycles:u probe perf record makes on CPU 0 before every
+ * recording), and one counted in every mode because no counter can apply
+ * its filter (pmu_filter_capable), takes the highest free programmable
+ * counter on a Sscofpmf hart, so that the low counters, which plain
+ * requests get, stay as they were.  That matters on QEMU (7.2 to 11.1): a
+ * counting cycles/instret event (initial value near 2^63) leaves overflow
+ * state on its counter (irq_overflow_left) that swallows that counter's
+ * next sampling overflow; the probe on the lowest counter took the first
+ * overflow of perf record -e cycles after it on that hart.  lib/pmu
+ * flushes that state at a sampling start (pmu_hw.c), which costs the
+ * start two QEMU timer expiries; kept apart, the probe and the recording
+ * never meet (docs/pmu.md, Mode filtering).
  */
-static unsigned int choose_counter_unfiltered(const struct pmu_hart *h,
+static unsigned int choose_counter_high(const struct pmu_hart *h,
 					      uint64_t cand)
 {
 	uint64_t prog = cand & pmu_hw_mask(h) & ~FIXED_COUNTERS;
@@ -208,8 +212,8 @@ PMU_SBI_FN struct sbiret pmu_sbi_counter_config_matching(struct pmu_hart *h,
 		cand = drop_bound_selectors(h, cand, m.selector, 0);
 		if (!cand)
 			return sbi_err(SBI_ERR_NOT_SUPPORTED);
-		idx = unapplied ? choose_counter_unfiltered(h, cand) :
-				  choose_counter(h, cand);
+		idx = unapplied || (config_flags & PMU_INH_HOST) ?
+		      choose_counter_high(h, cand) : choose_counter(h, cand);
 	}
 	configure(h, idx, &m, event_idx, event_data, config_flags);
 	return sbi_ok(idx);
