@@ -16,7 +16,12 @@
 #   full   (make soak-record): QEMU 7.2 (the host's, -cpu rv64,sscofpmf=true)
 #          and 11.1 (-cpu rva23s64) x trixie's 6.12 and backports' 7.x x 1
 #          and 4 harts x Tally (snapshot on), Tally built with PMU_SNAPSHOT=0
-#          (snapshot off) and OpenSBI 1.9 (which has no snapshot)
+#          (snapshot off) and OpenSBI 1.9 (which has no snapshot); each
+#          firmware's <runs> rounds in two boots of half as many, in the
+#          order Tally, OpenSBI, Tally without snapshot, then back (A B C C
+#          B A): the cycle samples QEMU's host timer gives follow the
+#          host's load, and this way a drift in it meets every firmware
+#          alike
 # Environment: TALLY_OPENSBI_1_9 (default /work/shared/anchors/opensbi-1.9/
 # fw_dynamic.bin, else ../shared/anchors/... from the repository).
 #
@@ -43,7 +48,7 @@ opensbi=${TALLY_OPENSBI_1_9:-/work/shared/anchors/opensbi-1.9/fw_dynamic.bin}
 [[ -e $opensbi ]] || opensbi=$repo/../shared/anchors/opensbi-1.9/fw_dynamic.bin
 table=$dir/record-soak-$mode.md
 failures=0 passes=0
-declare -A median
+declare -A median logs
 
 pass() { printf 'PASS: %s%s\n' "$1" "${2:+ ($2)}"; passes=$((passes + 1)); }
 fail() { printf 'FAIL: %s (%s)\n' "$1" "$2"; failures=$((failures + 1)); }
@@ -76,26 +81,40 @@ stats() {
 		}'
 }
 
-# soak <qemu> <linux> <smp> <fw-label> <fw>: one boot, its verdicts and row
+# soak <qemu> <linux> <smp> <fw-label> <fw> <rounds> [<part>]: one boot and
+# its verdicts (OpenSBI's as INFO lines, never counted); its console log
+# is added to the firmware's in that configuration (logs[])
 soak() {
-	local q=$1 l=$2 smp=$3 label=$4 fw=$5 cpu=rva23s64 name log c d lines
+	local q=$1 l=$2 smp=$3 label=$4 fw=$5 n=$6 part=${7:-} cpu=rva23s64 name log lines
 	[[ $q != 7.2 ]] || cpu=rv64,sscofpmf=true
 	name="qemu-$q $(readlink "$dir/linux-$l") -smp $smp"
-	log=$dir/logs/record-soak_${label}_qemu-${q}_${l}_smp${smp}.log
-	lines=$(TALLY_DEBIAN_TIMEOUT=$((120 + runs * 20)) "$here/boot.sh" --dir "$dir" \
+	log=$dir/logs/record-soak_${label}_qemu-${q}_${l}_smp${smp}${part:+_$part}.log
+	lines=$(TALLY_DEBIAN_TIMEOUT=$((120 + n * 20)) "$here/boot.sh" --dir "$dir" \
 		--fw "$fw" --fw-name "$([[ $label == tally ]] && echo - || echo "$label")" \
 		--qemu "$q" --linux "$l" --cpu "$cpu" --smp "$smp" --checks record \
-		--append "tally.record_runs=$runs" --log "$log" 2>&1)
+		--append "tally.record_runs=$n" --log "$log" 2>&1)
 	if [[ $label == opensbi-1.9 ]]; then
-		grep -E '^(PASS|FAIL|SKIP):' <<< "$lines" | sed 's/^/INFO: /'
+		sed -nE 's/^(PASS|FAIL|SKIP): /INFO: opensbi-1.9 \1 /p' <<< "$lines"
 	else
 		grep -E '^(PASS|FAIL|SKIP):' <<< "$lines"
 		passes=$((passes + $(grep -c '^PASS:' <<< "$lines")))
 		failures=$((failures + $(grep -c '^FAIL:' <<< "$lines")))
 		grep -q '^FAIL:' <<< "$lines" && grep -E '^  (\||last lines)' <<< "$lines"
 	fi
-	read -r -a c <<< "$(stats "$log" cycles)"
-	read -r -a d <<< "$(stats "$log" dtlb)"
+	logs[$name/$label]+=" $log"
+}
+
+# row <name> <fw-label>: the table's row of a firmware in a configuration,
+# over all its boots' runs; its cycles median for compare
+row() {
+	local name=$1 label=$2 all c d
+	[[ -n ${logs[$name/$label]:-} ]] || return 0
+	all=$(mktemp)
+	# shellcheck disable=SC2086
+	cat ${logs[$name/$label]} > "$all"
+	read -r -a c <<< "$(stats "$all" cycles)"
+	read -r -a d <<< "$(stats "$all" dtlb)"
+	rm -f "$all"
 	median[$name/$label]=${c[3]}
 	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s of %s (worst %s%%) | %s + %s |' \
 		"$name" "$label" "${c[0]}" "${c[1]}" "${c[2]}" "${c[3]}" "${c[4]}" \
@@ -121,7 +140,8 @@ compare() {
 start=$SECONDS
 rows=()
 if [[ $mode == short ]]; then
-	soak 11.1 backports 4 tally "$tally"
+	soak 11.1 backports 4 tally "$tally" "$runs"
+	row "qemu-11.1 $(readlink "$dir/linux-backports") -smp 4" tally
 else
 	qemus="7.2 11.1"
 	if ! qemu72; then
@@ -130,17 +150,22 @@ else
 	fi
 	make -s -C "$repo" O="$out/fw-nosnap" PMU_SNAPSHOT=0 firmware > "$dir/logs/fw-nosnap.log" 2>&1 ||
 		fail "debian/record-soak: the PMU_SNAPSHOT=0 image" "make failed: $dir/logs/fw-nosnap.log"
+	[[ -e $opensbi ]] || info "no OpenSBI 1.9 image ($opensbi): no comparison"
+	first=$(((runs + 1) / 2)) second=$((runs / 2))
 	for q in $qemus; do
 		for l in stable backports; do
 			for smp in 1 4; do
 				name="qemu-$q $(readlink "$dir/linux-$l") -smp $smp"
-				soak "$q" "$l" "$smp" tally "$tally"
-				soak "$q" "$l" "$smp" tally-nosnap "$nosnap"
-				if [[ -e $opensbi ]]; then
-					soak "$q" "$l" "$smp" opensbi-1.9 "$opensbi"
-				else
-					info "no OpenSBI 1.9 image ($opensbi): no comparison"
+				# A B C, then C B A
+				soak "$q" "$l" "$smp" tally "$tally" "$first" 1
+				[[ ! -e $opensbi ]] || soak "$q" "$l" "$smp" opensbi-1.9 "$opensbi" "$first" 1
+				soak "$q" "$l" "$smp" tally-nosnap "$nosnap" "$first" 1
+				if ((second)); then
+					soak "$q" "$l" "$smp" tally-nosnap "$nosnap" "$second" 2
+					[[ ! -e $opensbi ]] || soak "$q" "$l" "$smp" opensbi-1.9 "$opensbi" "$second" 2
+					soak "$q" "$l" "$smp" tally "$tally" "$second" 2
 				fi
+				for fw in tally tally-nosnap opensbi-1.9; do row "$name" "$fw"; done
 				compare "$name"
 			done
 		done
@@ -148,7 +173,7 @@ else
 fi
 
 {
-	echo "Sampling soak ($mode): $runs runs per boot of perf record -e cycles -c 1000000 (work loop 50000000) and of -e dTLB-load-misses:u -c 100 (work load-pages 10000)"
+	echo "Sampling soak ($mode): $runs rounds per firmware and configuration of perf record -e cycles -c 1000000 (work loop 50000000) and -e dTLB-load-misses:u -c 100 (work load-pages 10000)$([[ $mode == short ]] || echo ", in two boots each (A B C C B A)")"
 	echo
 	echo "| configuration | firmware | runs | cycles: empty | fewest | median | mean | dTLB within 10% | ms per run (cycles + dTLB) |"
 	echo "|---|---|---|---|---|---|---|---|---|"
