@@ -364,7 +364,7 @@ job quick-sbi quick 30 quick_sbi build-fw
 job sbi sbi 30 sbi_rv64 build-fw-variants
 job sbi-rv32 sbi 10 sbi_rv32 build-fw-variants
 job build-debian build 120 build_debian
-job debian debian 180 debian_short build-fw build-debian
+job debian debian 210 debian_short build-fw build-debian
 job debian-full debian-full 900 debian_full build-fw build-debian
 job soak debian 130 debian_soak build-fw build-debian
 job debian-uboot debian 60 debian_uboot build-fw build-debian
