@@ -249,12 +249,6 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
  */
 #define PMU_SWALLOW_FLUSH_TRIES	(1UL << 18)
 
-static bool selector_is_timed(const struct pmu_hart *h, unsigned int idx)
-{
-	uint64_t id = h->counter[idx].selector & MHPMEVENT_EVENT_ID_MASK;
-
-	return id == SBI_PMU_HW_CPU_CYCLES || id == SBI_PMU_HW_INSTRUCTIONS;
-}
 
 /* Does an armed counter other than idx show an overflow still to take? */
 static bool other_overflow_pending(const struct pmu_hart *h, unsigned int idx)
@@ -269,7 +263,9 @@ static bool other_overflow_pending(const struct pmu_hart *h, unsigned int idx)
 	return false;
 }
 
-static void swallow_flush(struct pmu_hart *h, unsigned int idx, uint64_t v)
+/* Rare (once per probe and recording on a hart): out of line. */
+static __attribute__((noinline)) void swallow_flush(struct pmu_hart *h,
+						   unsigned int idx, uint64_t v)
 {
 	uint64_t last = h->caps.hpm_bits >= 64 ? ~0ULL :
 			(1ULL << h->caps.hpm_bits) - 1;
@@ -292,20 +288,24 @@ static void swallow_flush(struct pmu_hart *h, unsigned int idx, uint64_t v)
 	h->ops->counter_write(h->ops_ctx, idx, v);
 }
 
-/* After a start that wrote v to the running counter idx (Sscofpmf hart). */
+/*
+ * After a start that wrote v to the running counter idx (Sscofpmf hart):
+ * a sampling value (near overflow) tests one bit, the common case.
+ */
 static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
 {
 	unsigned int top = h->caps.hpm_bits - 1;
 	uint32_t bit = (uint32_t)BIT64(idx);
 
-	if (!selector_is_timed(h, idx) || !h->ops->lcofi_write || top < 1)
+	if (top >= 1 && ((v >> (top - 1)) & 3) == 3) {	/* near: sampling */
+		if (h->swallow_armed & bit) {
+			h->swallow_armed &= ~bit;
+			swallow_flush(h, idx, v);
+		}
 		return;
-	if (!(((v >> top) & 1) && ((v >> (top - 1)) & 1))) {	/* far */
-		h->swallow_armed |= bit;
-	} else if (h->swallow_armed & bit) {
-		h->swallow_armed &= ~bit;
-		swallow_flush(h, idx, v);
 	}
+	if (pmu_selector_timed(h, idx) && h->ops->lcofi_write)
+		h->swallow_armed |= bit;
 }
 
 /*
@@ -336,30 +336,42 @@ static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
  * Only with Sscofpmf: without it nothing overflows.  set: started
  * counters whose value this start wrote (pmu_counter_write keeps it).
  */
+/* One started programmable counter whose value is v (Sscofpmf hart). */
+static inline void rewrite_counter(struct pmu_hart *h, unsigned int idx, uint64_t v)
+{
+	if ((v >> (h->caps.hpm_bits - 1)) & 1)
+		h->ops->counter_write(h->ops_ctx, idx, v);
+	if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
+		swallow_check(h, idx, v);
+}
+
 static void rewrite_set(struct pmu_hart *h, uint64_t set, bool read_back)
 {
 	uint64_t bits = set & pmu_hw_mask(h) & ~FIXED_COUNTERS;
-	unsigned int idx, top = h->caps.hpm_bits - 1;
+	unsigned int idx;
 
 	if (!h->caps.sscofpmf)
 		return;
 	for_each_bit(idx, bits) {
-		uint64_t v;
-
-		if (read_back && !selector_is_timed(h, idx))
+		if (read_back && !pmu_selector_timed(h, idx))
 			continue;
-		v = read_back ? h->ops->counter_read(h->ops_ctx, idx) :
-				h->counter[idx].value;
-		if ((v >> top) & 1)
-			h->ops->counter_write(h->ops_ctx, idx, v);
-		if (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS)
-			swallow_check(h, idx, v);
+		rewrite_counter(h, idx, read_back ?
+				h->ops->counter_read(h->ops_ctx, idx) :
+				h->counter[idx].value);
 	}
 }
 
 void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set)
 {
 	rewrite_set(h, set, false);
+}
+
+/* pmu_hw_rewrite_started() of one counter, without the loop. */
+void pmu_hw_rewrite_counter(struct pmu_hart *h, unsigned int idx)
+{
+	if (h->caps.sscofpmf && idx < h->nr_hw && !pmu_is_fixed(idx) &&
+	    (pmu_hw_mask(h) >> idx & 1))
+		rewrite_counter(h, idx, h->counter[idx].value);
 }
 
 /*

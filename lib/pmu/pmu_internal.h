@@ -107,6 +107,7 @@ void pmu_hw_start(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_stop(struct pmu_hart *h, uint64_t hw_set);
 void pmu_hw_rewrite_started(struct pmu_hart *h, uint64_t set);
+void pmu_hw_rewrite_counter(struct pmu_hart *h, unsigned int idx);
 void pmu_hw_rearm_started(struct pmu_hart *h, uint64_t set);
 
 /*
@@ -115,11 +116,20 @@ void pmu_hw_rearm_started(struct pmu_hart *h, uint64_t set);
  * second write, any other start (perf stat's first, value 0) a shift and a
  * branch.
  */
+/* Does the counter count cycles or instret, which QEMU raises by a timer? */
+static inline bool pmu_selector_timed(const struct pmu_hart *h, unsigned int idx)
+{
+	uint64_t id = h->counter[idx].selector & MHPMEVENT_EVENT_ID_MASK;
+
+	return id == SBI_PMU_HW_CPU_CYCLES || id == SBI_PMU_HW_INSTRUCTIONS;
+}
+
 static inline void pmu_hw_rewrite_one(struct pmu_hart *h, unsigned int idx)
 {
 	if (((h->counter[idx].value >> (h->caps.hpm_bits - 1)) & 1) ||
-	    (h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS))
-		pmu_hw_rewrite_started(h, BIT64(idx));
+	    ((h->caps.quirks & PMU_HART_QUIRK_FAR_START_SWALLOWS) &&
+	     pmu_selector_timed(h, idx)))
+		pmu_hw_rewrite_counter(h, idx);
 }
 bool pmu_hw_overflowed(const struct pmu_hart *h, unsigned int idx);
 bool pmu_hw_vendor_overflowed(const struct pmu_hart *h, unsigned int idx);
