@@ -244,10 +244,13 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
  * which takes two expiries, the swallowed one and a real one; then it is
  * stopped, OF and the interrupt it raised are cleared (the interrupt
  * raised again if another counter's overflow is waiting), and the start
- * is made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes it gives up.
+ * is made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes (QEMU's
+ * main loop starved by a loaded host) it gives up, and the next sampling
+ * start on that counter tries again; plain requests prefer a counter with
+ * no leftover (pmu_sbi.c, choose_counter), so it seldom comes to that.
  * On a hart that overflows by counting, the first write is enough.
  */
-#define PMU_SWALLOW_FLUSH_TRIES	(1UL << 18)
+#define PMU_SWALLOW_FLUSH_TRIES	(1UL << 21)
 
 
 /* Does an armed counter other than idx show an overflow still to take? */
@@ -264,18 +267,18 @@ static bool other_overflow_pending(const struct pmu_hart *h, unsigned int idx)
 }
 
 /* Rare (once per probe and recording on a hart): out of line. */
-static __attribute__((noinline)) void swallow_flush(struct pmu_hart *h,
+static __attribute__((noinline)) bool swallow_flush(struct pmu_hart *h,
 						   unsigned int idx, uint64_t v)
 {
 	uint64_t last = h->caps.hpm_bits >= 64 ? ~0ULL :
 			(1ULL << h->caps.hpm_bits) - 1;
 	uint32_t bit = (uint32_t)BIT64(idx);
 	unsigned long n;
+	bool flushed = false;
 
-	for (n = 0; n < PMU_SWALLOW_FLUSH_TRIES; n++) {
+	for (n = 0; n < PMU_SWALLOW_FLUSH_TRIES && !flushed; n++) {
 		h->ops->counter_write(h->ops_ctx, idx, last);
-		if (pmu_hw_overflowed(h, idx))
-			break;
+		flushed = pmu_hw_overflowed(h, idx);
 	}
 	h->ops->inhibit_set(h->ops_ctx, bit);
 	h->ops->event_write(h->ops_ctx, idx, h->counter[idx].evsel);
@@ -286,6 +289,7 @@ static __attribute__((noinline)) void swallow_flush(struct pmu_hart *h,
 	h->ops->counter_write(h->ops_ctx, idx, v);
 	h->ops->inhibit_clear(h->ops_ctx, bit);
 	h->ops->counter_write(h->ops_ctx, idx, v);
+	return flushed;
 }
 
 /*
@@ -298,10 +302,8 @@ static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
 	uint32_t bit = (uint32_t)BIT64(idx);
 
 	if (top >= 1 && ((v >> (top - 1)) & 3) == 3) {	/* near: sampling */
-		if (h->swallow_armed & bit) {
+		if ((h->swallow_armed & bit) && swallow_flush(h, idx, v))
 			h->swallow_armed &= ~bit;
-			swallow_flush(h, idx, v);
-		}
 		return;
 	}
 	if (pmu_selector_timed(h, idx) && h->ops->lcofi_write)

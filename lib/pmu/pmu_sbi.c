@@ -96,6 +96,10 @@ static unsigned int choose_counter(const struct pmu_hart *h, uint64_t cand)
 	uint64_t fixed = cand & FIXED_COUNTERS;
 	uint64_t other = cand & ~FIXED_COUNTERS;
 
+	/* QEMU: a counter without an overflow leftover first (pmu_hw.c) */
+	if (other & ~(uint64_t)h->swallow_armed)
+		other &= ~(uint64_t)h->swallow_armed;
+
 	if (fixed && other && !h->caps.sscofpmf && !h->vof)
 		return (unsigned int)pmu_ctz64(fixed);
 	if (other)
