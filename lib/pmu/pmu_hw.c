@@ -294,15 +294,21 @@ static __attribute__((noinline)) bool swallow_flush(struct pmu_hart *h,
 
 /*
  * After a start that wrote v to the running counter idx (Sscofpmf hart):
- * a sampling value (near overflow) tests one bit, the common case.
+ * a sampling value (near overflow) tests one bit, the common case.  Only
+ * a cycles/instret event is timed: the leftover stays with a counter that
+ * samples another event (QEMU has no timer to expire for it, so a flush
+ * there could never see OF) until the counter samples one of those two.
  */
 static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
 {
 	unsigned int top = h->caps.hpm_bits - 1;
 	uint32_t bit = (uint32_t)BIT64(idx);
 
+	if (!(h->swallow_armed & bit) && !pmu_selector_timed(h, idx))
+		return;					/* the common case */
 	if (top >= 1 && ((v >> (top - 1)) & 3) == 3) {	/* near: sampling */
-		if ((h->swallow_armed & bit) && swallow_flush(h, idx, v))
+		if ((h->swallow_armed & bit) && pmu_selector_timed(h, idx) &&
+		    swallow_flush(h, idx, v))
 			h->swallow_armed &= ~bit;
 		return;
 	}
