@@ -244,13 +244,19 @@ void pmu_hw_start_one(struct pmu_hart *h, unsigned int idx)
  * which takes two expiries, the swallowed one and a real one; then it is
  * stopped, OF and the interrupt it raised are cleared (the interrupt
  * raised again if another counter's overflow is waiting), and the start
- * is made again.  Bounded: after PMU_SWALLOW_FLUSH_TRIES writes (QEMU's
- * main loop starved by a loaded host) it gives up, and the next sampling
- * start on that counter tries again; plain requests prefer a counter with
- * no leftover (pmu_sbi.c, choose_counter), so it seldom comes to that.
- * On a hart that overflows by counting, the first write is enough.
+ * is made again.  During the flush the counter counts in every mode:
+ * QEMU 9 and later raise OF at expiry only when the count as the mode
+ * filter made it has wrapped, and a counter inhibited in M-mode (cycles:u,
+ * a KVM guest's counters) never wraps there.  Made once per leftover and
+ * bounded: PMU_SWALLOW_FLUSH_TRIES writes (QEMU's main loop starved by a
+ * loaded host, or the event timed on another counter: QEMU maps an event
+ * to the first counter configured with it) and it gives up for good;
+ * tried again at every start, it hung a KVM host running its guest's perf
+ * record.  Plain requests prefer a counter with no leftover (pmu_sbi.c,
+ * choose_counter), so the flush seldom runs at all.  On a hart that
+ * overflows by counting, the first write is enough.
  */
-#define PMU_SWALLOW_FLUSH_TRIES	(1UL << 21)
+#define PMU_SWALLOW_FLUSH_TRIES	(1UL << 20)
 
 
 /* Does an armed counter other than idx show an overflow still to take? */
@@ -266,8 +272,8 @@ static bool other_overflow_pending(const struct pmu_hart *h, unsigned int idx)
 	return false;
 }
 
-/* Rare (once per probe and recording on a hart): out of line. */
-static __attribute__((noinline)) bool swallow_flush(struct pmu_hart *h,
+/* Rare (once per leftover met by a sampling start): out of line. */
+static __attribute__((noinline)) void swallow_flush(struct pmu_hart *h,
 						   unsigned int idx, uint64_t v)
 {
 	uint64_t last = h->caps.hpm_bits >= 64 ? ~0ULL :
@@ -276,6 +282,8 @@ static __attribute__((noinline)) bool swallow_flush(struct pmu_hart *h,
 	unsigned long n;
 	bool flushed = false;
 
+	h->ops->event_write(h->ops_ctx, idx,
+			    h->counter[idx].evsel & ~MHPMEVENT_INH_MASK);
 	for (n = 0; n < PMU_SWALLOW_FLUSH_TRIES && !flushed; n++) {
 		h->ops->counter_write(h->ops_ctx, idx, last);
 		flushed = pmu_hw_overflowed(h, idx);
@@ -289,7 +297,6 @@ static __attribute__((noinline)) bool swallow_flush(struct pmu_hart *h,
 	h->ops->counter_write(h->ops_ctx, idx, v);
 	h->ops->inhibit_clear(h->ops_ctx, bit);
 	h->ops->counter_write(h->ops_ctx, idx, v);
-	return flushed;
 }
 
 /*
@@ -307,9 +314,10 @@ static void swallow_check(struct pmu_hart *h, unsigned int idx, uint64_t v)
 	if (!(h->swallow_armed & bit) && !pmu_selector_timed(h, idx))
 		return;					/* the common case */
 	if (top >= 1 && ((v >> (top - 1)) & 3) == 3) {	/* near: sampling */
-		if ((h->swallow_armed & bit) && pmu_selector_timed(h, idx) &&
-		    swallow_flush(h, idx, v))
+		if ((h->swallow_armed & bit) && pmu_selector_timed(h, idx)) {
+			swallow_flush(h, idx, v);
 			h->swallow_armed &= ~bit;
+		}
 		return;
 	}
 	if (pmu_selector_timed(h, idx) && h->ops->lcofi_write)

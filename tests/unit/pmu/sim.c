@@ -10,7 +10,8 @@ static void log_op(struct sim_hart *s, char op, unsigned int idx, uint64_t v)
 		s->log[s->nlog++] = (struct sim_op){ op, idx, v };
 }
 
-static void timer_expire(struct sim_hart *s, uint32_t bits)
+/* in_m: the deadlines pass during an M-mode CSR write */
+static void timer_expire(struct sim_hart *s, uint32_t bits, bool in_m)
 {
 	for (unsigned int i = 3; i < 32; i++) {
 		if (!(bits & (1U << i)))
@@ -24,6 +25,12 @@ static void timer_expire(struct sim_hart *s, uint32_t bits)
 			s->leftover &= ~(1U << i);	/* swallowed */
 			continue;
 		}
+		if (s->qemu_timer_lost)
+			continue;
+		if (s->qemu_mode_filter && in_m && (s->evt[i] & MHPMEVENT_MINH)) {
+			s->timer_armed |= 1U << i;	/* not wrapped: re-armed */
+			continue;
+		}
 		s->lcofi++;
 		s->lcofip = true;
 		s->evt[i] |= MHPMEVENT_OF;
@@ -32,7 +39,7 @@ static void timer_expire(struct sim_hart *s, uint32_t bits)
 
 void sim_timer_expire(struct sim_hart *s)
 {
-	timer_expire(s, s->timer_armed);
+	timer_expire(s, s->timer_armed, false);
 }
 
 /* After every CSR write: the deadlines may pass here (expire_after_op). */
@@ -84,7 +91,7 @@ static void sim_counter_write(void *ctx, unsigned int idx, uint64_t v)
 		} else {
 			s->timer_armed |= 1U << idx;
 			if (!(v >> 63) || (s->qemu_leftover && v == ~0ULL))
-				timer_expire(s, 1U << idx);	/* deadline passed */
+				timer_expire(s, 1U << idx, true);	/* deadline passed */
 		}
 	}
 	after_op(s);

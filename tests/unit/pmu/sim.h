@@ -86,6 +86,18 @@ struct sim_hart {
 	 */
 	bool qemu_leftover;
 	uint32_t leftover;		/* counters with a leftover */
+	/*
+	 * With qemu_overflow_timer, QEMU 9 and later (target/riscv/pmu.c,
+	 * pmu_timer_trigger_irq): at expiry the counter's value as its mode
+	 * filter counted it is compared with the value written; not wrapped
+	 * (a counter inhibited in M-mode, MINH, whose deadline passes during
+	 * an M-mode write) re-arms the timer and raises nothing.  And
+	 * qemu_timer_lost: no expiry ever raises OF (the event's timer
+	 * belongs to another counter: QEMU maps an event to the first
+	 * counter configured with it).
+	 */
+	bool qemu_mode_filter;
+	bool qemu_timer_lost;
 	bool lcofip;			/* mip.LCOFIP: raised with OF, written by lcofi_write */
 	unsigned long lcofi_writes;
 	unsigned int nops;		/* CSR writes so far (E, C, I, U) */
