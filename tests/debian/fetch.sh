@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Fetch "the 2026 stack": Debian 13's (trixie) and trixie-backports' own,
-# unmodified binaries, for the tests of tests/debian (boot.sh, run.sh),
+# Fetch "the 2026 stack": Debian 13's (trixie), trixie-backports' and
+# sid's own, unmodified binaries, for the tests of tests/debian (boot.sh, run.sh),
 # without touching the host's apt sources, lists or dpkg state: a private
 # apt configuration in <dir>/apt (its own sources, lists, status file,
 # cache; architectures amd64 and riscv64) resolves the newest versions and
@@ -14,17 +14,25 @@
 #   <dir>/qemu-11.1/   the same from trixie-backports
 #   <dir>/linux-6.12/  trixie's riscv64 kernel: ./Image (the raw image,
 #                      /boot/vmlinux-<ver>), the modules under usr/lib/modules
-#   <dir>/linux-7.3/   trixie-backports' (image, binary, modules packages):
-#                      ./Image (usr/lib/modules/<ver>/vmlinuz, a raw Image)
-#   <dir>/perf-6.12/, <dir>/perf-7.3/   linux-perf (riscv64) of each suite
-#                      with its riscv64 library closure
+#   <dir>/linux-7.2/   the newest riscv64 kernel Debian serves, of
+#                      trixie-backports or sid (image, binary, modules
+#                      packages): ./Image (usr/lib/modules/<ver>/vmlinuz, a
+#                      raw Image). Today sid's 7.2.13: backports' 7.3.4 is
+#                      indexed for riscv64 but its files are not served
+#   <dir>/perf-6.12/, <dir>/perf-7.2/   linux-perf (riscv64) of trixie, and
+#                      the newest of trixie-backports or sid (the newest
+#                      kernel's own: sid's 7.2.13 today; backports serves
+#                      none for riscv64), each with its library closure
 #   <dir>/busybox/     busybox-static (riscv64)
 #   <dir>/stress-ng/   stress-ng (riscv64) with its library closure
 #   <dir>/u-boot/      u-boot-qemu (all)
 #   <dir>/opensbi-1.6/ trixie's opensbi (fw_dynamic.bin at the root too)
 #   <dir>/qemu-stable, qemu-backports, linux-stable, linux-backports,
 #   perf-stable, perf-backports: symbolic links to the version-named roots
-#   (the actual versions are resolved at run time; the names above are today's)
+#   (the actual versions are resolved at run time; the names above are
+#   today's). "backports" names the newer line a Debian 13 user takes:
+#   backports' QEMU, and the newest 7.x kernel with its perf, which may be
+#   sid's (the versions file says which suite)
 #   <dir>/versions     "<root>: <package>=<version>" of the packages asked for
 #   <dir>/closure      "<root>: <package>:<arch>=<version>" of all extracted
 #
@@ -45,6 +53,10 @@ mirror=${TALLY_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 stable=trixie
 backports=trixie-backports
+# sid: for the newest kernel and perf only (pinned low: nothing else comes
+# from it). A mirror that keeps an old copy of sid has a Release file past
+# its Valid-Until (a week); the signature is still checked.
+unstable=sid
 
 log() { printf '[debian] %s\n' "$*"; }
 die() { printf '[debian] error: %s\n' "$*" >&2; exit 1; }
@@ -65,7 +77,9 @@ setup_apt() {
 	[[ -f $keyring ]] || die "no $keyring (package debian-archive-keyring)"
 	local opts="arch=amd64,riscv64 signed-by=$keyring"
 	printf 'deb [%s] %s %s main\n' "$opts" "$mirror" "$stable" "$opts" "$mirror" "$backports" \
-		> "$apt_dir/sources.list"
+		"$opts check-valid-until=no" "$mirror" "$unstable" > "$apt_dir/sources.list"
+	printf 'Package: *\nPin: release n=%s\nPin-Priority: 100\n' "$unstable" \
+		> "$apt_dir/preferences"
 	cat > "$apt_dir/apt.conf" <<-EOF
 		Dir::Etc::SourceList "$apt_dir/sources.list";
 		Dir::Etc::SourceParts "$apt_dir/sources.list.d";
@@ -121,43 +135,47 @@ fetch_now() {
 	(cd "$debs" && apt-get download -q "${want[@]}") >> "$dir/download.log" 2>&1
 }
 
-# The kernel packages of a suite: the newest ABI (linux-image-<abi>-riscv64)
-# whose packages the archive serves (trixie-backports has indexed riscv64
-# builds whose files are not there: 404), with the split packages of 7.x
-# (binary, modules, base) of the same ABI. Prints "<root>: ..." lines.
-kernel_set() {	# <suite>
-	local abi kver p v specs
+# The kernel packages of the suites: the newest ABI (linux-image-<abi>-
+# riscv64) that one of them has and whose packages the archive serves
+# (trixie-backports has indexed riscv64 builds whose files are not there:
+# 404), with the split packages of 7.x (binary, modules, base) of the same
+# ABI. Prints "<root>: ..." lines.
+kernel_set() {	# <suite>...
+	local abi kver p v specs suite
 	for abi in $(apt-cache pkgnames linux-image- |
 		sed -nE 's/^linux-image-([0-9][^-]*)-riscv64$/\1/p' | sort -rV); do
-		specs=()
-		for p in linux-image linux-binary linux-modules linux-base; do
-			v=$(newest "$p-$abi-riscv64:riscv64" "$1")
-			[[ -z $v ]] || specs+=("$p-$abi-riscv64:riscv64=$v")
+		for suite in "$@"; do
+			specs=()
+			for p in linux-image linux-binary linux-modules linux-base; do
+				v=$(newest "$p-$abi-riscv64:riscv64" "$suite")
+				[[ -z $v ]] || specs+=("$p-$abi-riscv64:riscv64=$v")
+			done
+			((${#specs[@]})) || continue	# not in this suite
+			if ! fetch_now "${specs[@]}"; then
+				log "$suite: linux $abi riscv64 is indexed but not served ($(grep -oE "[0-9]{3} +[A-Za-z ]+" "$dir/download.log" | tail -n 1)): trying an older one" >&2
+				continue
+			fi
+			kver=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<< "$abi")
+			printf "linux-$kver: %s\n" "${specs[@]}"
+			return 0
 		done
-		((${#specs[@]})) || continue	# not in this suite
-		if ! fetch_now "${specs[@]}"; then
-			log "$1: linux $abi riscv64 is indexed but not served ($(grep -oE "[0-9]{3} +[A-Za-z ]+" "$dir/download.log" | tail -n 1)): trying an older one" >&2
-			continue
-		fi
-		kver=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<< "$abi")
-		printf "linux-$kver: %s\n" "${specs[@]}"
-		return 0
 	done
-	die "no riscv64 kernel of $1 can be downloaded"
+	die "no riscv64 kernel of $* can be downloaded"
 }
 
-# perf_version <suite>: the newest linux-perf (riscv64) of the suite that the
-# archive serves, or nothing
+# perf_version <suite>...: "<version> <suite>" of the newest linux-perf
+# (riscv64) of these suites that the archive serves, or nothing
 perf_version() {
-	local v
-	for v in $(apt-cache madison linux-perf:riscv64 | awk -F' *[|] *' -v s="$1" \
-		'{ split($3, a, " "); if (a[2] == s "/main") print $2 }' | sort -rV); do
+	local v s
+	while read -r v s; do
 		if fetch_now "linux-perf:riscv64=$v"; then
-			echo "$v"
+			echo "$v $s"
 			return 0
 		fi
-		log "$1: linux-perf $v riscv64 is indexed but not served" >&2
-	done
+		log "$s: linux-perf $v riscv64 is indexed but not served" >&2
+	done < <(apt-cache madison linux-perf:riscv64 | awk -F' *[|] *' -v s=" $* " \
+		'{ split($3, a, " "); sub("/main", "", a[2]);
+		   if (index(s, " " a[2] " ")) print $2, a[2] }' | sort -rV)
 }
 
 # resolve: the closure manifest of every root, and the versions file
@@ -171,19 +189,19 @@ resolve() {
 	closure "$(qemu_root "$q10")" "qemu-system-riscv=$q10" >> "$out"
 	closure "$(qemu_root "$q11")" -t "$backports" "qemu-system-riscv=$q11" >> "$out"
 	k6=$(kernel_set "$stable")
-	k7=$(kernel_set "$backports")
+	k7=$(kernel_set "$backports" "$unstable")
 	printf '%s\n%s\n' "$k6" "$k7" >> "$out"
-	p6=$(perf_version "$stable")
-	p7=$(perf_version "$backports")
+	read -r p6 _ < <(perf_version "$stable") || true
+	read -r p7 s7 < <(perf_version "$backports" "$unstable") || true
 	[[ -n $p6 ]] || die "no linux-perf (riscv64) of $stable can be downloaded"
 	perf_root() { sed -E 's/^([0-9]+\.[0-9]+).*/perf-\1/' <<< "$1"; }
 	# perf's perl:any and python3:any are satisfied by amd64 packages: the
 	# riscv64 roots take only riscv64 and all (see extract)
 	closure "$(perf_root "$p6")" "linux-perf:riscv64=$p6" >> "$out"
 	if [[ -n $p7 ]]; then
-		closure "$(perf_root "$p7")" -t "$backports" "linux-perf:riscv64=$p7" >> "$out"
+		closure "$(perf_root "$p7")" -t "$s7" "linux-perf:riscv64=$p7" >> "$out"
 	else
-		log "no linux-perf (riscv64) of $backports can be downloaded: perf-backports is $stable's" >&2
+		log "no linux-perf (riscv64) of $backports or $unstable can be downloaded: perf-backports is $stable's" >&2
 		p7=$p6
 	fi
 	closure stress-ng "stress-ng:riscv64" >> "$out"
@@ -326,7 +344,7 @@ main() {
 	local start=$SECONDS key
 	mkdir -p "$dir"
 	setup_apt
-	log "apt-get update ($stable, $backports; amd64, riscv64) in $apt_dir"
+	log "apt-get update ($stable, $backports, $unstable; amd64, riscv64) in $apt_dir"
 	if ! apt-get update -q > "$dir/update.log" 2>&1 ||
 		grep -qE '^(W|E): (Failed|Some index)' "$dir/update.log"; then
 		if complete && stamp_ok fetch "$(fetch_key "$dir/closure")"; then

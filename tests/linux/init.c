@@ -510,6 +510,24 @@ static char *dmesg(void)
 	return buf;
 }
 
+/* How many times the kernel log says "WARNING: ... at <fn>+". */
+static int kernel_warnings_at(const char *fn)
+{
+	char *log = dmesg(), *p, at[64];
+	int n = 0;
+
+	if (!log)
+		return 0;
+	snprintf(at, sizeof(at), " at %s+", fn);
+	for (p = strstr(log, "WARNING: "); p; p = strstr(p + 1, "WARNING: ")) {
+		size_t len = strcspn(p, "\n");
+
+		n += memmem(p, len, at, strlen(at)) != NULL;
+	}
+	free(log);
+	return n;
+}
+
 /* The running kernel's major.minor as 100 * major + minor (6.12 -> 612). */
 static int kernel_version(void)
 {
@@ -1659,7 +1677,7 @@ static int check_multiplex(void)
 {
 	double value[MUX_COPIES + 1], running[MUX_COPIES + 1], sum = 0;
 	char events[256] = "", work[32];
-	int i, n;
+	int i, n, warned;
 
 	SKIP_NO_SSCOFPMF();
 	SKIP_TLB_EVERY_MODE();
@@ -1668,8 +1686,10 @@ static int check_multiplex(void)
 		snprintf(events + strlen(events), sizeof(events) - strlen(events),
 			 "%sdTLB-load-misses:u", i ? "," : "");
 	snprintf(work, sizeof(work), "load-pages %lu", MUX_PAGES);
+	warned = kernel_warnings_at("ctx_sched_out");
 	if (perf_stat("--no-scale", events, work))
 		return -1;
+	warned = kernel_warnings_at("ctx_sched_out") - warned;
 	n = stat_all("dTLB-load-misses:u", value, running, MUX_COPIES + 1);
 	if (n != MUX_COPIES)
 		return fail("%d values of dTLB-load-misses:u for %d copies: %s", n,
@@ -1685,6 +1705,12 @@ static int check_multiplex(void)
 		sum += value[i];
 	}
 	note("%.0f in all for %lu pages", sum, MUX_PAGES);
+	if (!within(sum, MUX_PAGES, 0.05) && warned)
+		return skip("the copies counted %.0f in all for %lu pages, but "
+			    "Linux's perf core warned in ctx_sched_out during the "
+			    "run (its task context no longer the CPU's: a kernel "
+			    "race in perf_event_enable_on_exec, seen on Linux 6.1), "
+			    "so the counts say nothing of the firmware", sum, MUX_PAGES);
 	if (!within(sum, MUX_PAGES, 0.05))
 		return fail("the copies counted %.0f in all, expected %lu (5%%)",
 			    sum, MUX_PAGES);
