@@ -238,7 +238,7 @@ check-kvm:
 	@tests/run-all.sh $(O) kvm
 
 # the 2026 stack's whole matrix (tests/debian/run.sh full): Debian's QEMU 10.0
-# and 11.1 x CPU models x trixie's and backports' kernels; not in make check
+# and 11.1 x CPU models x trixie's kernel and Debian's newest 7.x; not in make check
 check-debian:
 	@tests/run-all.sh $(O) debian-full
 
@@ -258,7 +258,7 @@ soak:
 
 # the sampling soak (tests/debian/record-soak.sh, docs/benchmarks.md): perf
 # record of cycles and of dTLB-load-misses:u, RECORD_RUNS rounds per boot,
-# no retry, on QEMU 7.2 and 11.1 x trixie's 6.12 and backports' 7.x x 1 and
+# no retry, on QEMU 7.2 and 11.1 x trixie's 6.12 and Debian's newest 7.x x 1 and
 # 4 harts x Tally (snapshot on, off) and OpenSBI 1.9; the test command's
 # job record-soak runs 10 rounds on QEMU 11.1, 4 harts, Tally
 RECORD_RUNS	?= 50

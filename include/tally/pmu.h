@@ -113,7 +113,8 @@ struct pmu_hart_ops {
  *   deadline that swallows its next overflow: the next sampling start on
  *   that counter loses its first overflow and then waits for as long as
  *   the machine has run (QEMU 7.2 to 11.1's irq_overflow_left).  lib/pmu
- *   flushes it at that sampling start (pmu_hw.c, needs ops->lcofi_write).
+ *   flushes it, once, at the next start that samples cycles or instret on
+ *   that counter (pmu_hw.c, needs ops->lcofi_write).
  */
 #define PMU_HART_QUIRK_NO_FILTER_CYCLES_INSTRET	(1U << 0)
 #define PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT	(1U << 1)

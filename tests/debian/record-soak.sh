@@ -11,10 +11,10 @@
 # each run's sample count on a TALLY-RECORD line of the console.
 #
 # Usage: tests/debian/record-soak.sh <build-dir> <runs> short|full
-#   short  (the test command): QEMU 11.1 -cpu rva23s64, backports' 7.x
+#   short  (the test command): QEMU 11.1 -cpu rva23s64, Debian's newest 7.x
 #          kernel, 4 harts, Tally only
 #   full   (make soak-record): QEMU 7.2 (the host's, -cpu rv64,sscofpmf=true)
-#          and 11.1 (-cpu rva23s64) x trixie's 6.12 and backports' 7.x x 1
+#          and 11.1 (-cpu rva23s64) x trixie's 6.12 and Debian's newest 7.x x 1
 #          and 4 harts x Tally (snapshot on), Tally built with PMU_SNAPSHOT=0
 #          (snapshot off) and OpenSBI 1.9 (which has no snapshot); each
 #          firmware's <runs> rounds in two boots of half as many, in the

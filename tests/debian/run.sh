@@ -8,7 +8,7 @@
 # Usage: tests/debian/run.sh <build-dir> short|full [FW [FW-NAME]]
 #   short  (the test command's debian job, about 4 minutes on 2 cores):
 #          every CPU model below that the QEMU has, QEMU 10.0 with trixie's
-#          6.12 and QEMU 11.1 with backports' 7.x, init.c's count checks
+#          6.12 and QEMU 11.1 with Debian's newest 7.x, init.c's count checks
 #          (Sscofpmf optional but on 11.1's rva23s64 and max: plain rv64
 #          has none, QEMU 10.0 cannot deliver its interrupt, and
 #          thead-c906's kernel offers filters its hart cannot apply);
@@ -106,7 +106,7 @@ start=$SECONDS
 case $mode in
 short)
 	# every CPU model of each QEMU, with the kernel of its suite: Debian
-	# 13's 6.12 on QEMU 10.0, backports' 7.x on QEMU 11.1 (make
+	# 13's 6.12 on QEMU 10.0, Debian's newest 7.x on QEMU 11.1 (make
 	# check-debian boots both kernels on both)
 	for q in stable backports; do
 		boot_models "$q" "$q"

@@ -4,7 +4,7 @@
 # Debian's U-Boot for QEMU (u-boot-qemu's qemu-riscv64_smode/u-boot.bin,
 # fetched by tests/debian/fetch.sh) as the next stage of each firmware
 # image, on Debian's QEMU 10.0 (-smp 2, trixie's kernel 6.12) and QEMU 11.1
-# (-smp 4, trixie-backports' 7.x), -M virt -cpu rv64 -m 1G: U-Boot is the
+# (-smp 4, Debian's newest 7.x kernel), -M virt -cpu rv64 -m 1G: U-Boot is the
 # -kernel (0x80200000, where fw_jump jumps on virt: FW_JUMP_ADDR), the
 # kernel's Image and an initramfs of init.c alone (tests/linux/init.c as
 # tests/debian/initramfs.sh builds it, static/init) are put in

@@ -9,8 +9,9 @@
 #
 # By default it runs on the stack users have in 2026, Debian's own binaries
 # (tests/debian/fetch.sh, a private apt configuration in <builddir>/debian):
-# trixie-backports' QEMU 11.1 with -cpu rva23s64, its riscv64 kernel, and
-# trixie's perf in the initramfs of tests/debian/initramfs.sh.  KVER= boots
+# trixie-backports' QEMU 11.1 with -cpu rva23s64, the newest riscv64 kernel
+# Debian serves (trixie-backports' or sid's: today sid's 7.2.13) and its own
+# perf in the initramfs of tests/debian/initramfs.sh.  KVER= boots
 # a kernel tests/linux builds from Debian's linux-source instead, on the
 # host's QEMU 7.2, as before.
 #
@@ -44,7 +45,7 @@ if [[ -z ${KVER:-} && -z ${KERNEL:-} ]]; then
 	"$repo/tests/debian/fetch.sh" "$out/debian"
 	"$repo/tests/debian/initramfs.sh" "$out/debian"
 	KERNEL=$out/debian/linux-backports/Image
-	INITRD=${INITRD:-$out/debian/initramfs/perf-stable.cpio.gz}
+	INITRD=${INITRD:-$out/debian/initramfs/perf-backports.cpio.gz}
 	qemu=("$out/debian/qemu-backports/qemu-system-riscv64")
 	display=(-display none -serial stdio -monitor none)
 	cpu=${CPU:-rva23s64}
