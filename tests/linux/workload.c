@@ -32,12 +32,16 @@
  * Pages are mapped with MAP_POPULATE, so the kernel has mapped them before
  * the measured accesses: a user access then costs exactly one TLB refill
  * and no page fault (a fault would add a second refill when the access is
- * retried). Prints nothing on success; exit status 0, or 2 on bad usage.
+ * retried). Prints nothing on success (but WORK_TIME's line); exit status
+ * 0, or 2 on bad usage.
  * WORK_CPU=n in the environment pins the process to CPU n first.
  * WORK_MARK=1 puts the workload between two marker instructions (HINTs:
  * slti x0, x0, 0x7a1 and 0x7a2, no-ops on every hart) that bench's QEMU
  * plugin (bench/mmode-plugin.c) sees, so a benchmark can count what the
  * machine did during the workload and nothing else.
+ * WORK_TIME=1 prints, on stderr, the workload's wall time between the same
+ * two points ("work: time N us", CLOCK_MONOTONIC): the sampling soak relates
+ * QEMU's timer-driven cycle samples to it (tests/debian/record-soak.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -276,17 +280,28 @@ static void pingpong(unsigned long n)
  * worth measuring (marks_inside).
  */
 static int marks_inside;
+static struct timespec work_start;
 
 static void mark_begin(void)
 {
 	if (getenv("WORK_MARK"))
 		__asm__ volatile(".4byte 0x7a102013" ::: "memory");
+	if (getenv("WORK_TIME"))
+		clock_gettime(CLOCK_MONOTONIC, &work_start);
 }
 
 static void mark_end(void)
 {
+	struct timespec t;
+
 	if (getenv("WORK_MARK"))
 		__asm__ volatile(".4byte 0x7a202013" ::: "memory");
+	if (getenv("WORK_TIME")) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		fprintf(stderr, "work: time %lld us\n",
+			((long long)t.tv_sec - work_start.tv_sec) * 1000000 +
+			(t.tv_nsec - work_start.tv_nsec) / 1000);
+	}
 }
 
 #define SWITCH_WARMUP 100
