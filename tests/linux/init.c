@@ -81,6 +81,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -2201,9 +2202,32 @@ static void script(void)
 
 /* ---- main ---------------------------------------------------------------- */
 
+static void wake(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Output to the console is queued for the UART's transmit interrupt, and
+ * power-off does not wait for it: CI of 335603c lost the closing marker of
+ * one boot (QEMU 11.1 tt-ascalon) though the kernel's own "reboot: Power
+ * down" came after it. tcdrain() waits until the queue is sent; a
+ * SIGALRM handler (PID 1 ignores signals left at SIG_DFL) bounds the wait.
+ */
+static void drain_console(void)
+{
+	struct sigaction sa = { .sa_handler = wake };
+
+	fflush(NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(5);
+	tcdrain(STDOUT_FILENO);
+	alarm(0);
+}
+
 static void power_off(void)
 {
-	fflush(NULL);
+	drain_console();
 	sync();
 	reboot(RB_POWER_OFF);
 	/* Only reached if the kernel could not power off. */
