@@ -1463,16 +1463,21 @@ static int check_record_cycles(void)
 	return 0;
 }
 
-/* The workload's wall time: its "work: time N us" line in OUT (WORK_TIME=1). */
-static int work_us(long *us)
+/*
+ * The workload's wall time and its process's CPU time (exec included): its
+ * "work: time N us, cpu M us" line in OUT (WORK_TIME=1).
+ */
+static int work_us(long *us, long *cpu_us)
 {
 	char *text = read_file(OUT), *p;
 
-	*us = -1;
-	if (text && (p = strstr(text, "work: time ")))
-		*us = strtol(p + 11, NULL, 10);
+	*us = *cpu_us = -1;
+	if (text && (p = strstr(text, "work: time ")) &&
+	    sscanf(p, "work: time %ld us, cpu %ld us", us, cpu_us) != 2)
+		*us = *cpu_us = -1;
 	free(text);
-	return *us < 0 ? fail("no \"work: time N us\" line in: %s", out_excerpt()) : 0;
+	return *us < 0 || *cpu_us < 0 ?
+	       fail("no \"work: time N us, cpu M us\" line in: %s", out_excerpt()) : 0;
 }
 
 /* Milliseconds since *t0 (CLOCK_MONOTONIC). */
@@ -1494,11 +1499,12 @@ static long ms_since(const struct timespec *t0)
  *   perf record -e dTLB-load-misses:u -c 100 -- work load-pages PAGES
  * each run's samples on a line of its own:
  *   TALLY-RECORD: cycles|dtlb <run> <samples> <expected or 0> <ms> ms
- * (cycles lines add the riscv-pmu interrupts Linux took during the run and
- * the loop's own wall time, WORK_TIME's: QEMU raises a cycles overflow from
- * a timer of the virtual clock, so the samples follow the loop's wall time,
- * which is the host's speed at that moment, and the soak compares
- * firmwares by samples per millisecond of the loop)
+ * (cycles lines add the riscv-pmu interrupts Linux took during the run,
+ * the loop's own wall time and its process's CPU time, WORK_TIME's: QEMU
+ * raises a cycles overflow from a timer of the virtual clock, so the
+ * samples follow the time the event counted, which is the host's speed at
+ * that moment, and the soak compares firmwares by samples per millisecond
+ * of the process's CPU time)
  * No retry. Fails on an empty cycles run, a cycles run under
  * RECORD_CYCLES_FLOOR_RUN, or a dTLB run more than 10% from the misses
  * perf stat counts for the same workload (measured once before the runs:
@@ -1511,7 +1517,7 @@ static int check_record_soak(void)
 	double misses, want;
 	char work[64];
 	struct timespec t0;
-	long irqs, loop_us;
+	long irqs, loop_us, cpu_us;
 
 	SKIP_NO_SSCOFPMF();
 	snprintf(work, sizeof(work), "load-pages %lu", PAGES);
@@ -1524,12 +1530,12 @@ static int check_record_soak(void)
 		irqs = irq_row("riscv-pmu", NULL, 0);
 		if (run(OUT, 120, "WORK_TIME=1 perf record -N -o " DATA " -e cycles "
 			"-c 1000000 -- work loop %lu", LOOP_N) ||
-		    work_us(&loop_us) || record_samples(&samples))
+		    work_us(&loop_us, &cpu_us) || record_samples(&samples))
 			return fail("perf record -e cycles (run %d): %s", r,
 				    out_excerpt());
-		printf("TALLY-RECORD: cycles %d %ld 0 %ld ms %ld irqs %ld us\n", r,
-		       samples, ms_since(&t0), irq_row("riscv-pmu", NULL, 0) - irqs,
-		       loop_us);
+		printf("TALLY-RECORD: cycles %d %ld 0 %ld ms %ld irqs %ld us "
+		       "%ld us cpu\n", r, samples, ms_since(&t0),
+		       irq_row("riscv-pmu", NULL, 0) - irqs, loop_us, cpu_us);
 		cyc_total += samples;
 		empty += samples == 0;
 		low += samples < RECORD_CYCLES_FLOOR_RUN;

@@ -40,8 +40,9 @@
  * plugin (bench/mmode-plugin.c) sees, so a benchmark can count what the
  * machine did during the workload and nothing else.
  * WORK_TIME=1 prints, on stderr, the workload's wall time between the same
- * two points ("work: time N us", CLOCK_MONOTONIC): the sampling soak relates
- * QEMU's timer-driven cycle samples to it (tests/debian/record-soak.sh).
+ * two points and the process's CPU time so far, exec included ("work: time
+ * N us, cpu M us"): the sampling soak relates QEMU's timer-driven cycle
+ * samples to the CPU time (tests/debian/record-soak.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -292,15 +293,17 @@ static void mark_begin(void)
 
 static void mark_end(void)
 {
-	struct timespec t;
+	struct timespec t, cpu;
 
 	if (getenv("WORK_MARK"))
 		__asm__ volatile(".4byte 0x7a202013" ::: "memory");
 	if (getenv("WORK_TIME")) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		fprintf(stderr, "work: time %lld us\n",
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		fprintf(stderr, "work: time %lld us, cpu %lld us\n",
 			((long long)t.tv_sec - work_start.tv_sec) * 1000000 +
-			(t.tv_nsec - work_start.tv_nsec) / 1000);
+			(t.tv_nsec - work_start.tv_nsec) / 1000,
+			(long long)cpu.tv_sec * 1000000 + cpu.tv_nsec / 1000);
 	}
 }
 
