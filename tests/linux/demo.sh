@@ -9,14 +9,17 @@
 #
 # By default it runs on the stack users have in 2026, Debian's own binaries
 # (tests/debian/fetch.sh, a private apt configuration in <builddir>/debian):
-# trixie-backports' QEMU 11.1 with -cpu rva23s64, the newest riscv64 kernel
-# Debian serves (trixie-backports' or sid's: today sid's 7.2.13) and its own
-# perf in the initramfs of tests/debian/initramfs.sh.  KVER= boots
-# a kernel tests/linux builds from Debian's linux-source instead, on the
-# host's QEMU 7.2, as before.
+# Debian 13's newest QEMU, trixie-backports' 11.1 (10.0's overflow
+# interrupt cannot be enabled: docs/perf.md), with -cpu rva23s64, and Debian
+# 13's own kernel (trixie's 6.12) with its own perf in the initramfs of
+# tests/debian/initramfs.sh.  DEBIAN_LINUX=newest boots the newest riscv64
+# kernel Debian serves instead (trixie-backports' or sid's: today sid's
+# 7.2.13) with its own perf.  KVER= boots a kernel tests/linux builds from
+# Debian's linux-source instead, on the host's QEMU 7.2, as before.
 #
 # Usage: tests/linux/demo.sh [builddir]          (default: <repo>/build)
 # Environment (all optional):
+#   DEBIAN_LINUX=trixie|newest  Debian's kernel and perf (default trixie)
 #   KVER=6.12|6.1      boot Linux <KVER> built from linux-source on QEMU 7.2
 #                      (`scripts/tally run KVER=6.1` passes it through make)
 #   KERNEL=<Image>     boot this kernel instead of the one tests/linux builds
@@ -44,8 +47,15 @@ if [[ -z ${KVER:-} && -z ${KERNEL:-} ]]; then
 	echo "[demo] cached in $out/debian: the first fetch takes a minute or two)"
 	"$repo/tests/debian/fetch.sh" "$out/debian"
 	"$repo/tests/debian/initramfs.sh" "$out/debian"
-	KERNEL=$out/debian/linux-backports/Image
-	INITRD=${INITRD:-$out/debian/initramfs/perf-backports.cpio.gz}
+	case ${DEBIAN_LINUX:-trixie} in
+	trixie) line=stable ;;
+	newest) line=backports ;;
+	*) echo "[demo] DEBIAN_LINUX=${DEBIAN_LINUX}: trixie or newest" >&2; exit 2 ;;
+	esac
+	KERNEL=$out/debian/linux-$line/Image
+	INITRD=${INITRD:-$out/debian/initramfs/perf-$line.cpio.gz}
+	echo "[demo] Debian's $(readlink "$out/debian/linux-$line") with its own perf on" \
+		"$(readlink "$out/debian/qemu-backports") -cpu ${CPU:-rva23s64}"
 	qemu=("$out/debian/qemu-backports/qemu-system-riscv64")
 	display=(-display none -serial stdio -monitor none)
 	cpu=${CPU:-rva23s64}
