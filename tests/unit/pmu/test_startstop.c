@@ -273,6 +273,19 @@ static void test_qemu_overflow_timer(void)
 }
 
 /*
+ * A QEMU hart with the overflow leftover (irq_overflow_left) modelled and
+ * lib/pmu's flush of it on, the filter bug off: the leftover tests' start.
+ */
+static void qemu_leftover_hart(struct fx *f)
+{
+	qemu_hart(f);
+	f->h.caps.quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT |
+			   PMU_HART_QUIRK_FAR_START_SWALLOWS;
+	f->sim.qemu_filter_bug = false;
+	f->sim.qemu_leftover = true;
+}
+
+/*
  * QEMU's irq_overflow_left (7.2 to 11.1; sim.h: qemu_leftover): perf
  * record's cycles:u probe (a counting start, 2^63 + 1) leaves a leftover
  * on its counter that swallows the next overflow there; a sampling start
@@ -286,15 +299,12 @@ static void test_qemu_overflow_timer(void)
 static void qemu_leftover_case(bool other, bool mode_filter)
 {
 	const uint64_t v = -QEMU_PERIOD;
-	unsigned int cyc, ins = 0, writes = 0;
+	unsigned int cyc, ins = 0;
+	int writes;
 	struct fx f;
 	bool pending_kept;
 
-	qemu_hart(&f);		/* as QEMU 11.1: cycles filtered by mode */
-	f.h.caps.quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT |
-			  PMU_HART_QUIRK_FAR_START_SWALLOWS;
-	f.sim.qemu_filter_bug = false;
-	f.sim.qemu_leftover = true;
+	qemu_leftover_hart(&f);	/* as QEMU 11.1: cycles filtered by mode */
 	f.sim.qemu_mode_filter = mode_filter;
 	if (other) {
 		ins = (unsigned int)fx_cfg(&f, 0, f.all, 0, EV_INSTR, 0).value;
@@ -321,9 +331,8 @@ static void qemu_leftover_case(bool other, bool mode_filter)
 	      cyc);
 	sim_log_clear(&f.sim);
 	fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, v);
-	for (unsigned int i = 0; i < f.sim.nlog; i++)
-		writes += f.sim.log[i].op == 'C';
-	CHECK(writes <= 8, "QEMU leftover%s%s: the flush takes %u counter "
+	writes = sim_log_count(&f.sim, 'C');
+	CHECK(writes <= 8, "QEMU leftover%s%s: the flush takes %d counter "
 	      "writes (at most 8: two expiries)", other ? ", another overflow "
 	      "pending" : "", mode_filter ? ", QEMU 9+'s mode filter" : "",
 	      writes);
@@ -357,14 +366,11 @@ static void qemu_leftover_case(bool other, bool mode_filter)
 static void test_qemu_leftover_untimed(void)
 {
 	const uint64_t v = -QEMU_PERIOD;
-	unsigned int cyc, writes = 0;
+	unsigned int cyc;
+	int writes;
 	struct fx f;
 
-	qemu_hart(&f);
-	f.h.caps.quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT |
-			  PMU_HART_QUIRK_FAR_START_SWALLOWS;
-	f.sim.qemu_filter_bug = false;
-	f.sim.qemu_leftover = true;
+	qemu_leftover_hart(&f);
 	cyc = (unsigned int)fx_cfg(&f, 0, f.all, SBI_PMU_CFG_FLAG_SET_SINH,
 				   EV_CYCLES, 0).value;
 	fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, (1ULL << 63) + 1);
@@ -373,11 +379,10 @@ static void test_qemu_leftover_untimed(void)
 	      "QEMU leftover, untimed: dTLB misses on the probe's counter %u", cyc);
 	sim_log_clear(&f.sim);
 	fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, v);
-	for (unsigned int i = 0; i < f.sim.nlog; i++)
-		writes += f.sim.log[i].op == 'C';
+	writes = sim_log_count(&f.sim, 'C');
 	CHECK(writes <= 2 && f.sim.ctr[cyc] == v,
 	      "QEMU leftover, untimed: a dTLB sampling start writes the counter "
-	      "%u times (at most 2), no flush", writes);
+	      "%d times (at most 2), no flush", writes);
 	fx_stop(&f, cyc, 1, SBI_PMU_STOP_FLAG_RESET);
 	fx_cfg(&f, cyc, 1, 0, EV_CYCLES, 0);
 	fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, v);
@@ -398,14 +403,11 @@ static void test_qemu_leftover_untimed(void)
 static void test_qemu_leftover_once(void)
 {
 	const uint64_t v = -QEMU_PERIOD;
-	unsigned int cyc, writes;
+	unsigned int cyc;
+	int writes;
 	struct fx f;
 
-	qemu_hart(&f);
-	f.h.caps.quirks = PMU_HART_QUIRK_ONE_COUNTER_PER_EVENT |
-			  PMU_HART_QUIRK_FAR_START_SWALLOWS;
-	f.sim.qemu_filter_bug = false;
-	f.sim.qemu_leftover = true;
+	qemu_leftover_hart(&f);
 	f.sim.qemu_timer_lost = true;
 	cyc = (unsigned int)fx_cfg(&f, 0, f.all, 0, EV_CYCLES, 0).value;
 	fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, (1ULL << 63) + 1);
@@ -415,12 +417,10 @@ static void test_qemu_leftover_once(void)
 		fx_stop(&f, cyc, 1, 0);
 		sim_log_clear(&f.sim);
 		fx_start(&f, cyc, 1, SBI_PMU_START_FLAG_SET_INIT_VALUE, v);
-		writes = 0;
-		for (unsigned int i = 0; i < f.sim.nlog; i++)
-			writes += f.sim.log[i].op == 'C';
+		writes = sim_log_count(&f.sim, 'C');
 		CHECK(writes <= 2 && f.sim.ctr[cyc] == v,
 		      "QEMU leftover, flush in vain: sampling start %d after it "
-		      "writes the counter %u times (at most 2)", n + 1, writes);
+		      "writes the counter %d times (at most 2)", n + 1, writes);
 	}
 	fx_teardown(&f, "QEMU leftover, flush in vain");
 }
