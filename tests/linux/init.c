@@ -461,7 +461,6 @@ static int stat_value(const char *event, const char *cpu, double *value)
 	return result;
 }
 
-/* perf stat -x, on the workload, all events in one run. */
 /*
  * perf 7.x exits 1 with "No supported events found" where perf 6.x
  * printed <not supported> for each event (every event refused by the
@@ -483,6 +482,7 @@ static int none_supported(const char *events)
 	return 1;
 }
 
+/* perf stat -x, on the workload, all events in one run. */
 static int perf_stat(const char *flags, const char *events, const char *work)
 {
 	int status = run(OUT, 120, "perf stat -x, -o " STAT " %s -e %s -- work %s",
@@ -1242,7 +1242,6 @@ static int check_fw_tally(void)
 	return 0;
 }
 
-/* Samples recorded in DATA, from perf record's closing line. */
 /*
  * The samples of the last perf record (into DATA).  perf up to 6.x says
  * "... wrote 0.004 MB /tmp/perf.data (101 samples) ]"; perf 7.x leaves
@@ -1470,14 +1469,12 @@ static int check_record_cycles(void)
 static int work_us(long *us, long *cpu_us)
 {
 	char *text = read_file(OUT), *p;
+	int found = text && (p = strstr(text, "work: time ")) &&
+		    sscanf(p, "work: time %ld us, cpu %ld us", us, cpu_us) == 2;
 
-	*us = *cpu_us = -1;
-	if (text && (p = strstr(text, "work: time ")) &&
-	    sscanf(p, "work: time %ld us, cpu %ld us", us, cpu_us) != 2)
-		*us = *cpu_us = -1;
 	free(text);
-	return *us < 0 || *cpu_us < 0 ?
-	       fail("no \"work: time N us, cpu M us\" line in: %s", out_excerpt()) : 0;
+	return found ? 0 : fail("no \"work: time N us, cpu M us\" line in: %s",
+				out_excerpt());
 }
 
 /* Milliseconds since *t0 (CLOCK_MONOTONIC). */
