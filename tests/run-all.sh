@@ -327,6 +327,11 @@ debian_record_soak_full() {
 	"$root/tests/debian/record-soak.sh" "$out" "${TALLY_RECORD_RUNS:-50}" full
 }
 
+# The README's `run` (tests/linux/demo.sh) on Debian's stack, with Debian 13's
+# kernel and with the newest: it ends, and both recordings sample
+# (tests/debian/run-demo.sh)
+debian_demo() { "$root/tests/debian/run-demo.sh" "$out"; }
+
 # Debian's U-Boot (u-boot-qemu, qemu-riscv64_smode) as the next stage of
 # fw_dynamic and fw_jump on QEMU 10.0 and 11.1 (tests/debian/uboot.sh):
 # its prompt, its sbi command's list, booti of Debian's kernel to init
@@ -369,6 +374,7 @@ job debian debian 300 debian_short build-fw build-debian
 job debian-full debian-full 900 debian_full build-fw build-debian
 job soak debian 130 debian_soak build-fw build-debian
 job debian-uboot debian 60 debian_uboot build-fw build-debian
+job debian-demo debian 80 debian_demo build-fw build-debian
 job soak-long soak-long 1500 debian_soak_long build-fw build-debian
 job record-soak debian 70 debian_record_soak build-fw build-debian
 job record-soak-full record-soak-full 4800 debian_record_soak_full build-fw build-debian
