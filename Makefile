@@ -7,7 +7,7 @@
 #        make check                                every test (host, SBI payload, Linux)
 #        make check-debian                         Debian's QEMU 10.0/11.1, kernels, perf: every CPU model
 #        make soak [SOAK_TIME=600]                 stress-ng soak on Debian's stack, Tally and OpenSBI 1.9
-#        make soak-record [RECORD_RUNS=50]         perf record run after run: QEMU 7.2/11.1 x kernels x harts, Tally and OpenSBI 1.9
+#        make soak-record [RECORD_RUNS=50] [RECORD_MODE=exact]  perf record run after run: QEMU 7.2/11.1 x kernels x harts (and -icount), Tally and OpenSBI 1.9
 #        make check-kvm-guest                      perf in a KVM guest on Debian's stack: QEMU 10.0/11.1, AIA or not; OpenSBI 1.9
 #        make bench                                cost per SBI call, size, boot; N-Trace vs NexRv
 #        make fuzz [FUZZ_TIME=600]                 libFuzzer targets, seconds each
@@ -259,11 +259,15 @@ soak:
 # the sampling soak (tests/debian/record-soak.sh, docs/benchmarks.md): perf
 # record of cycles and of dTLB-load-misses:u, RECORD_RUNS rounds per boot,
 # no retry, on QEMU 7.2 and 11.1 x trixie's 6.12 and Debian's newest 7.x x 1 and
-# 4 harts x Tally (snapshot on, off) and OpenSBI 1.9; the test command's
-# job record-soak runs 10 rounds on QEMU 11.1, 4 harts, Tally
+# 4 harts x Tally (snapshot on, off) and OpenSBI 1.9, then the same under
+# -icount (cycles and instructions, 25 rounds; RECORD_MODE=exact: only
+# that leg, RECORD_RUNS rounds); the test command's job record-soak runs 10
+# rounds on QEMU 11.1, 4 harts, Tally
 RECORD_RUNS	?= 50
+RECORD_MODE	?= full
 soak-record:
-	@TALLY_RECORD_RUNS=$(RECORD_RUNS) tests/run-all.sh $(O) record-soak-full
+	@TALLY_RECORD_RUNS=$(RECORD_RUNS) TALLY_RECORD_MODE=$(RECORD_MODE) \
+		tests/run-all.sh $(O) record-soak-full
 
 bench: all
 	@bench/run.sh $(O)

@@ -321,10 +321,12 @@ debian_soak_long() {
 # of dTLB-load-misses:u, run after run with no retry and no warm-up; in the
 # test command 10 rounds on QEMU 11.1 -smp 4 with Debian's newest 7.x; make
 # soak-record: QEMU 7.2 and 11.1 x 6.12 and 7.x x 1 and 4 harts x Tally
-# (snapshot on and off) and OpenSBI 1.9, TALLY_RECORD_RUNS (50) rounds each
+# (snapshot on and off) and OpenSBI 1.9, TALLY_RECORD_RUNS (50) rounds each,
+# then the -icount leg (TALLY_RECORD_MODE=exact: that leg alone)
 debian_record_soak() { "$root/tests/debian/record-soak.sh" "$out" 10 short; }
 debian_record_soak_full() {
-	"$root/tests/debian/record-soak.sh" "$out" "${TALLY_RECORD_RUNS:-50}" full
+	"$root/tests/debian/record-soak.sh" "$out" "${TALLY_RECORD_RUNS:-50}" \
+		"${TALLY_RECORD_MODE:-full}"
 }
 
 # The README's `run` (tests/linux/demo.sh) on Debian's stack, with Debian 13's

@@ -29,6 +29,9 @@
  *                       (tally.record_runs=N runs of cycles and of dTLB
  *                       sampling, each run's samples on a TALLY-RECORD
  *                       line) and a quiet PMU driver
+ *   tally.record_exact=FLOOR  the sampling soak's -icount leg: cycles and
+ *                       instructions sampling instead of cycles and dTLB,
+ *                       each run at least FLOOR samples (0: no floor)
  *   tally.perf=aia      the AIA runs (QEMU virt aia=...): the boot checks,
  *                       cycles/instructions, TLB sampling, the IPI and
  *                       remote-fence paths, perf after hotplug, the
@@ -268,7 +271,8 @@ static struct {
 	int filters_exact;	/* tally.filters=exact */
 	long loop_overhead;	/* tally.loop_overhead=: LOOP_OVERHEAD_MAX */
 	int record_runs;	/* tally.record_runs=: runs of perf-record-soak */
-} opt = { "count", 16, 0, 0, "", 0, 0, 60, 0, 2000000, 100 };
+	int record_exact;	/* tally.record_exact=FLOOR: its -icount leg; -1 off */
+} opt = { "count", 16, 0, 0, "", 0, 0, 60, 0, 2000000, 100, -1 };
 
 static void parse_cmdline(void)
 {
@@ -300,6 +304,8 @@ static void parse_cmdline(void)
 			opt.soak = atoi(word + 11);
 		else if (!strncmp(word, "tally.record_runs=", 18))
 			opt.record_runs = atoi(word + 18);
+		else if (!strncmp(word, "tally.record_exact=", 19))
+			opt.record_exact = atoi(word + 19);
 	}
 }
 
@@ -1494,19 +1500,82 @@ static long ms_since(const struct timespec *t0)
  * the firmware's to flush, lib/pmu/pmu_hw.c), tally.record_runs= rounds of
  *   perf record -e cycles -c 1000000 -- work loop LOOP_N
  *   perf record -e dTLB-load-misses:u -c 100 -- work load-pages PAGES
+ * or, with tally.record_exact=FLOOR (the soak's -icount leg), of
+ *   perf record -e cycles -c 1000000 -- work loop LOOP_N
+ *   perf record -e instructions -c 1000000 -- work loop LOOP_N
  * each run's samples on a line of its own:
- *   TALLY-RECORD: cycles|dtlb <run> <samples> <expected or 0> <ms> ms
- * (cycles lines add the riscv-pmu interrupts Linux took during the run,
- * the loop's own wall time and its process's CPU time, WORK_TIME's: QEMU
- * raises a cycles overflow from a timer of the virtual clock, so the
- * samples follow the time the event counted, which is the host's speed at
- * that moment, and the soak compares firmwares by samples per millisecond
- * of the process's CPU time)
+ *   TALLY-RECORD: cycles|instructions|dtlb <run> <samples> <floor, expected
+ *   or 0> <ms> ms
+ * (cycles and instructions lines add the riscv-pmu interrupts Linux took
+ * during the run, the loop's own wall time and its process's CPU time,
+ * WORK_TIME's: without -icount QEMU raises a cycles overflow from a timer
+ * of the host's time, so the samples follow the host's speed at that
+ * moment, and the soak compares firmwares by samples per millisecond of
+ * the process's CPU time)
  * No retry. Fails on an empty cycles run, a cycles run under
  * RECORD_CYCLES_FLOOR_RUN, or a dTLB run more than 10% from the misses
  * perf stat counts for the same workload (measured once before the runs:
  * QEMU raises that overflow exactly, one miss per page in user mode).
+ * With tally.record_exact=FLOOR: fails on a cycles or instructions run
+ * under FLOOR samples (RECORD_EXACT_PERIODS says what FLOOR can be).
  */
+
+/*
+ * Under -icount shift=0 QEMU's cycle and instret counters both advance one
+ * per instruction and its overflow timer runs on that count, so the loop's
+ * own 2 * LOOP_N user instructions are RECORD_EXACT_PERIODS whole periods
+ * of 1000000: where QEMU's counters are exact, a run with fewer samples
+ * lost an overflow (exec and exit add a few more), and record-soak.sh
+ * passes that floor. Without -icount no such exact floor exists: the timer
+ * follows the host's time. The exact leg records instructions instead of
+ * dTLB misses because a dTLB record aborts QEMU under -icount
+ * (docs/benchmarks.md).
+ */
+#define RECORD_EXACT_PERIODS	(2 * LOOP_N / 1000000)
+
+/* One perf record of event at -c 1000000 over the loop, and its line. */
+static int record_loop_run(const char *event, int r, long floor, long *samples)
+{
+	struct timespec t0;
+	long irqs, loop_us, cpu_us;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	irqs = irq_row("riscv-pmu", NULL, 0);
+	if (run(OUT, 120, "WORK_TIME=1 perf record -N -o " DATA " -e %s "
+		"-c 1000000 -- work loop %lu", event, LOOP_N) ||
+	    work_us(&loop_us, &cpu_us) || record_samples(samples))
+		return fail("perf record -e %s (run %d): %s", event, r,
+			    out_excerpt());
+	printf("TALLY-RECORD: %s %d %ld %ld %ld ms %ld irqs %ld us %ld us cpu\n",
+	       event, r, *samples, floor, ms_since(&t0),
+	       irq_row("riscv-pmu", NULL, 0) - irqs, loop_us, cpu_us);
+	return 0;
+}
+
+/* tally.record_exact=FLOOR: cycles and instructions runs, each at FLOOR. */
+static int check_record_exact(void)
+{
+	static const char *const events[] = { "cycles", "instructions" };
+	long samples, floor = opt.record_exact, fewest[2] = { -1, -1 };
+	int r, e, low[2] = { 0, 0 };
+
+	for (r = 1; r <= opt.record_runs; r++)
+		for (e = 0; e < 2; e++) {
+			if (record_loop_run(events[e], r, floor, &samples))
+				return -1;
+			low[e] += samples < floor;
+			if (fewest[e] < 0 || samples < fewest[e])
+				fewest[e] = samples;
+		}
+	note("%d runs: fewest samples cycles %ld, instructions %ld (floor %ld; "
+	     "the loop is %lu periods)", opt.record_runs, fewest[0], fewest[1],
+	     floor, RECORD_EXACT_PERIODS);
+	if (low[0] || low[1])
+		return fail("runs under %ld samples: cycles %d, instructions %d of %d",
+			    floor, low[0], low[1], opt.record_runs);
+	return 0;
+}
+
 static int check_record_soak(void)
 {
 	long samples, min_cyc = -1, cyc_total = 0;
@@ -1514,25 +1583,18 @@ static int check_record_soak(void)
 	double misses, want;
 	char work[64];
 	struct timespec t0;
-	long irqs, loop_us, cpu_us;
 
 	SKIP_NO_SSCOFPMF();
+	if (opt.record_exact >= 0)
+		return check_record_exact();
 	snprintf(work, sizeof(work), "load-pages %lu", PAGES);
 	if (perf_stat("", "dTLB-load-misses:u", work) ||
 	    counted("dTLB-load-misses:u", NULL, &misses))
 		return -1;
 	want = misses / 100;
 	for (r = 1; r <= opt.record_runs; r++) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		irqs = irq_row("riscv-pmu", NULL, 0);
-		if (run(OUT, 120, "WORK_TIME=1 perf record -N -o " DATA " -e cycles "
-			"-c 1000000 -- work loop %lu", LOOP_N) ||
-		    work_us(&loop_us, &cpu_us) || record_samples(&samples))
-			return fail("perf record -e cycles (run %d): %s", r,
-				    out_excerpt());
-		printf("TALLY-RECORD: cycles %d %ld 0 %ld ms %ld irqs %ld us "
-		       "%ld us cpu\n", r, samples, ms_since(&t0),
-		       irq_row("riscv-pmu", NULL, 0) - irqs, loop_us, cpu_us);
+		if (record_loop_run("cycles", r, 0, &samples))
+			return -1;
 		cyc_total += samples;
 		empty += samples == 0;
 		low += samples < RECORD_CYCLES_FLOOR_RUN;
