@@ -10,6 +10,7 @@
 #include "fdt.h"
 #include "hart.h"
 #include "test.h"
+#include "test_pmu.h"
 
 enum isa_try {
 	TRY_CBO_ZERO, TRY_CBO_CLEAN, TRY_CBO_INVAL, TRY_SENVCFG, TRY_SSTATEEN0,
@@ -115,6 +116,77 @@ static bool lcofie_sticks(void)
 	return got >> 13 & 1;
 }
 
+/* ---- counter delegation (Smcdeleg, Ssccfg) --------------------------- */
+
+#define CSR_SISELECT		0x150
+#define CSR_SIREG		0x151
+#define CSR_SIREG2		0x152	/* counter i's event (Smcdeleg's table) */
+#define CSR_SCOUNTINHIBIT	0x120
+#define SISELECT_COUNTER(i)	(0x40 + (i))
+#define DELEG_COUNTER		3
+#define DELEG_PAGES		32
+
+/*
+ * Counter i's event (sireg2) and value (sireg), written from S-mode. The
+ * high halves on RV32 are sireg5 and sireg4; event ids here fit the low.
+ */
+static void deleg_program(unsigned long i, unsigned long event, unsigned long value)
+{
+	csr_write(CSR_SISELECT, SISELECT_COUNTER(i));
+	csr_write(CSR_SIREG2, event);
+	csr_write(CSR_SIREG, value);
+	csr_write(CSR_SISELECT, 0);
+}
+
+static void deleg_inhibit(unsigned long i, bool on)
+{
+	unsigned long bits = csr_read(CSR_SCOUNTINHIBIT);
+
+	csr_write(CSR_SCOUNTINHIBIT, on ? bits | 1UL << i : bits & ~(1UL << i));
+}
+
+/*
+ * Where the tree lists Ssccfg every counter is delegated (menvcfg.CDE,
+ * mcounteren all ones; docs/pmu.md "Counter delegation"): S-mode
+ * programs counter 3 itself, event through sireg2, value through sireg,
+ * start and stop through scountinhibit, and it counts dTLB read misses
+ * exactly; then the SBI PMU configures, counts and releases the same
+ * counter as if S-mode had never touched it (a kernel that does not
+ * delegate, after one that did).
+ */
+static void test_counter_delegation(void)
+{
+	unsigned long c = DELEG_COUNTER, stopped;
+	struct tlb_count n, after;
+	struct sbiret r;
+
+	pmu_paging_on();
+	deleg_inhibit(c, true);
+	deleg_program(c, EV_DTLB_READ_MISS, 0);
+	deleg_inhibit(c, false);
+	n = pmu_tlb_probe(pmu_tlb_buf(), DELEG_PAGES, 0, c);
+	deleg_inhibit(c, true);
+	stopped = pmu_csr_read(c);
+	after = pmu_tlb_probe(pmu_tlb_buf(), 8, 0, c);
+	deleg_program(c, 0, 0);
+	check(n.delta == DELEG_PAGES && after.delta == 0 && after.value == stopped,
+	      "isa", sfmt("ssccfg listed: counter %lu programmed from S-mode "
+			  "(sireg2, sireg, scountinhibit) counts %d fresh pages' "
+			  "dTLB read misses exactly, and stops", c, DELEG_PAGES),
+	      sfmt("counted %lu, then %lu while inhibited", n.delta, after.delta));
+
+	r = pmu_config(c, 1, CFG_CLEAR_VALUE, EV_DTLB_READ_MISS, 0);
+	if (!r.error && r.value == c)
+		r = pmu_start(c, 1, START_SET_INIT_VALUE, 0);
+	n = pmu_tlb_probe(pmu_tlb_buf(), 8, 0, c);
+	pmu_release(c);
+	pmu_paging_off();
+	check(!r.error && n.delta == 8, "isa",
+	      sfmt("ssccfg listed: after that, the SBI PMU configures counter %lu "
+		   "for dTLB read misses and it counts 8 fresh pages exactly", c),
+	      sfmt("%s, counted %lu", ret_str(r), n.delta));
+}
+
 void test_isa(void)
 {
 	const char *isa = machine.cpu_isa;
@@ -152,4 +224,6 @@ void test_isa(void)
 		      sfmt("sireg 0x%lx, hpmcounter3 0x%lx", sireg_counter, hpmcounter3) :
 		      "sie.LCOFIE does not stick");
 	}
+	if (isa_has_multi(isa, "ssccfg") && isa_has_multi(isa, "sscofpmf"))
+		test_counter_delegation();
 }
