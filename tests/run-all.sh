@@ -378,7 +378,7 @@ job soak debian 130 debian_soak build-fw build-debian
 job debian-uboot debian 60 debian_uboot build-fw build-debian
 job debian-demo debian 80 debian_demo build-fw build-debian
 job soak-long soak-long 1500 debian_soak_long build-fw build-debian
-job record-soak debian 70 debian_record_soak build-fw build-debian
+job record-soak debian 95 debian_record_soak build-fw build-debian
 job record-soak-full record-soak-full 4800 debian_record_soak_full build-fw build-debian
 job kvm-guest debian 200 debian_kvm_guest build-fw build-debian
 job kvm-guest-full kvm-guest-full 900 debian_kvm_guest_full build-fw build-debian
