@@ -31,7 +31,8 @@
  *                       line) and a quiet PMU driver
  *   tally.record_exact=FLOOR  the sampling soak's -icount leg: cycles and
  *                       instructions sampling instead of cycles and dTLB,
- *                       each run at least FLOOR samples (0: no floor)
+ *                       each run at least FLOOR overflow interrupts and
+ *                       FLOOR - 1 samples (0: no floor)
  *   tally.perf=aia      the AIA runs (QEMU virt aia=...): the boot checks,
  *                       cycles/instructions, TLB sampling, the IPI and
  *                       remote-fence paths, perf after hotplug, the
@@ -1517,68 +1518,83 @@ static long ms_since(const struct timespec *t0)
  * perf stat counts for the same workload (measured once before the runs:
  * QEMU raises that overflow exactly, one miss per page in user mode).
  * With tally.record_exact=FLOOR: fails on a cycles or instructions run
- * under FLOOR samples (RECORD_EXACT_PERIODS says what FLOOR can be).
+ * with fewer than FLOOR overflow interrupts or FLOOR - 1 samples
+ * (RECORD_EXACT_PERIODS says why).
  */
 
 /*
  * Under -icount shift=0 QEMU's cycle and instret counters both advance one
  * per instruction and its overflow timer runs on that count, so the loop's
  * own 2 * LOOP_N user instructions are RECORD_EXACT_PERIODS whole periods
- * of 1000000: where QEMU's counters are exact, a run with fewer samples
- * lost an overflow (exec and exit add a few more), and record-soak.sh
- * passes that floor. Without -icount no such exact floor exists: the timer
- * follows the host's time. The exact leg records instructions instead of
- * dTLB misses because a dTLB record aborts QEMU under -icount
- * (docs/benchmarks.md).
+ * of 1000000: a run whose overflows all arrive takes at least that many
+ * riscv-pmu interrupts (exec and exit add a few more; QEMU 7.2's shared
+ * timer adds early ones that carry no overflow). Linux makes a sample of
+ * each, except when the interrupt comes after the task was switched out
+ * (pmu_sbi_ovf_handler finds no counter in use and returns IRQ_NONE;
+ * the event's count still has the period): one sample short, seen in
+ * about one run in 100, on 1 hart and on 4, with interrupts to spare.
+ * record-soak.sh passes the floor. Without -icount no such exact floor
+ * exists: the timer follows the host's time. The exact leg records
+ * instructions instead of dTLB misses because a dTLB record aborts QEMU
+ * under -icount (docs/benchmarks.md).
  */
 #define RECORD_EXACT_PERIODS	(2 * LOOP_N / 1000000)
 
 /* One perf record of event at -c 1000000 over the loop, and its line. */
-static int record_loop_run(const char *event, int r, long floor, long *samples)
+static int record_loop_run(const char *event, int r, long floor, long *samples,
+			   long *irqs)
 {
 	struct timespec t0;
-	long irqs, loop_us, cpu_us;
+	long before, loop_us, cpu_us;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	irqs = irq_row("riscv-pmu", NULL, 0);
+	before = irq_row("riscv-pmu", NULL, 0);
 	if (run(OUT, 120, "WORK_TIME=1 perf record -N -o " DATA " -e %s "
 		"-c 1000000 -- work loop %lu", event, LOOP_N) ||
 	    work_us(&loop_us, &cpu_us) || record_samples(samples))
 		return fail("perf record -e %s (run %d): %s", event, r,
 			    out_excerpt());
+	*irqs = irq_row("riscv-pmu", NULL, 0) - before;
 	printf("TALLY-RECORD: %s %d %ld %ld %ld ms %ld irqs %ld us %ld us cpu\n",
-	       event, r, *samples, floor, ms_since(&t0),
-	       irq_row("riscv-pmu", NULL, 0) - irqs, loop_us, cpu_us);
+	       event, r, *samples, floor, ms_since(&t0), *irqs, loop_us, cpu_us);
 	return 0;
 }
 
-/* tally.record_exact=FLOOR: cycles and instructions runs, each at FLOOR. */
+/*
+ * tally.record_exact=FLOOR: cycles and instructions runs, each with at
+ * least FLOOR overflow interrupts (none lost on the way to S-mode) and at
+ * least FLOOR - 1 samples (Linux's switched-out case above).
+ */
 static int check_record_exact(void)
 {
 	static const char *const events[] = { "cycles", "instructions" };
-	long samples, floor = opt.record_exact, fewest[2] = { -1, -1 };
-	int r, e, low[2] = { 0, 0 };
+	long samples, irqs, floor = opt.record_exact, fewest[2] = { -1, -1 };
+	int r, e, low_irqs = 0, low_samples = 0, short_one = 0;
 
 	for (r = 1; r <= opt.record_runs; r++)
 		for (e = 0; e < 2; e++) {
-			if (record_loop_run(events[e], r, floor, &samples))
+			if (record_loop_run(events[e], r, floor, &samples, &irqs))
 				return -1;
-			low[e] += samples < floor;
+			low_irqs += irqs < floor;
+			low_samples += samples < floor - 1;
+			short_one += samples == floor - 1;
 			if (fewest[e] < 0 || samples < fewest[e])
 				fewest[e] = samples;
 		}
 	note("%d runs: fewest samples cycles %ld, instructions %ld (floor %ld; "
-	     "the loop is %lu periods)", opt.record_runs, fewest[0], fewest[1],
-	     floor, RECORD_EXACT_PERIODS);
-	if (low[0] || low[1])
-		return fail("runs under %ld samples: cycles %d, instructions %d of %d",
-			    floor, low[0], low[1], opt.record_runs);
+	     "the loop is %lu periods); %d runs one short with the interrupts "
+	     "taken", opt.record_runs, fewest[0], fewest[1], floor,
+	     RECORD_EXACT_PERIODS, short_one);
+	if (low_irqs || low_samples)
+		return fail("of %d runs: %d with fewer than %ld overflow interrupts, "
+			    "%d with fewer than %ld samples", 2 * opt.record_runs,
+			    low_irqs, floor, low_samples, floor - 1);
 	return 0;
 }
 
 static int check_record_soak(void)
 {
-	long samples, min_cyc = -1, cyc_total = 0;
+	long samples, irqs, min_cyc = -1, cyc_total = 0;
 	int r, empty = 0, low = 0, tlb_off = 0;
 	double misses, want;
 	char work[64];
@@ -1593,7 +1609,7 @@ static int check_record_soak(void)
 		return -1;
 	want = misses / 100;
 	for (r = 1; r <= opt.record_runs; r++) {
-		if (record_loop_run("cycles", r, 0, &samples))
+		if (record_loop_run("cycles", r, 0, &samples, &irqs))
 			return -1;
 		cyc_total += samples;
 		empty += samples == 0;
