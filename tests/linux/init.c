@@ -1511,8 +1511,8 @@ static long ms_since(const struct timespec *t0)
  * during the run, the loop's own wall time and its process's CPU time,
  * WORK_TIME's: without -icount QEMU raises a cycles overflow from a timer
  * of the host's time, so the samples follow the host's speed at that
- * moment, and the soak compares firmwares by samples per millisecond of
- * the process's CPU time)
+ * moment: the soak shows them per millisecond of the process's CPU time
+ * too, and compares firmwares in its -icount leg)
  * No retry. Fails on an empty cycles run, a cycles run under
  * RECORD_CYCLES_FLOOR_RUN, or a dTLB run more than 10% from the misses
  * perf stat counts for the same workload (measured once before the runs:
