@@ -72,8 +72,8 @@ const struct hart_ext_rule hart_ext_rules[] = {
 	 * Smcdeleg/Ssccfg: S-mode programs the counters mcounteren delegates
 	 * (every one: COUNTEREN_ALL) itself, through siselect 0x40-0x5f with
 	 * sireg (value) and sireg2 (event) (Sscsrind), and scountinhibit; the
-	 * SBI PMU goes on
-	 * serving a kernel that does not (docs/pmu.md, Counter delegation).
+	 * SBI PMU goes on serving a kernel that does not (docs/pmu.md, Counter
+	 * delegation).
 	 * Two rows, so that a CDE that does not stick takes both names out.
 	 */
 	{ "smcdeleg", NULL, NULL, EXT_MENVCFG, false, false, MENVCFG_CDE, MENVCFG_CDE,

@@ -39,9 +39,9 @@
 # Verdicts (Tally's; OpenSBI's lines are INFO): init.c's perf-record-soak
 # (no empty cycles run, none under 5 samples, every dTLB run within 10% of
 # the misses perf stat counts / 100; in the exact leg every run at least
-# exact_floor's interrupts and one sample fewer) and, in the exact leg, the median cycles and
-# instructions samples at or above OpenSBI 1.9's of the same
-# configuration (compare says why there). Then tables (Markdown, also in
+# exact_floor interrupts and one sample fewer) and, in the exact leg, the
+# median cycles and instructions samples at or above OpenSBI 1.9's of the
+# same configuration (compare_exact says why there). Then tables (Markdown, also in
 # <build-dir>/debian/record-soak-<mode>.md): per configuration and
 # firmware the runs, empty runs, fewest / median / mean cycles samples,
 # the median loop and CPU times, the fewest and the median samples per
@@ -119,12 +119,12 @@ stats() {
 		}'
 }
 
-# exact_floor <qemu>: the exact leg's floor per run (init.c's
+# exact_floor: the exact leg's floor per run (init.c's
 # tally.record_exact=): under -icount the counters count instructions, so
 # the loop's own 100 periods (RECORD_EXACT_PERIODS) are 100 overflows,
 # each an interrupt, on QEMU 7.2 and 11.1 alike; Linux makes a sample of
 # all but, now and then, one (init.c says when).
-exact_floor() { echo 100; }
+exact_floor=100
 
 # soak <qemu> <linux> <smp> <fw-label> <fw> <rounds> [<part>]: one boot and
 # its verdicts (OpenSBI's as INFO lines, never counted); its console log
@@ -136,7 +136,7 @@ soak() {
 	[[ $q != 7.2 ]] || cpu=rv64,sscofpmf=true
 	if [[ $leg == exact ]]; then
 		extra=(--icount "shift=0,sleep=off")
-		append+=" tally.record_exact=$(exact_floor "$q")"
+		append+=" tally.record_exact=$exact_floor"
 	fi
 	name="qemu-$q $(readlink "$dir/linux-$l") -smp $smp"
 	log=$dir/logs/record-soak_${leg}_${label}_qemu-${q}_${l}_smp${smp}${part:+_$part}.log
@@ -310,7 +310,7 @@ fi
 	fi
 	if ((${#exact_rows[@]})); then
 		((${#rows[@]} == 0)) || echo
-		echo "Exact leg (-icount shift=0,sleep=off): $exact_runs rounds per firmware and configuration, one boot each, of perf record -e cycles and -e instructions, -c 1000000 (work loop 50000000: 100 periods of user instructions); floor per run: $(exact_floor 11.1) overflow interrupts and $(($(exact_floor 11.1) - 1)) samples"
+		echo "Exact leg (-icount shift=0,sleep=off): $exact_runs rounds per firmware and configuration, one boot each, of perf record -e cycles and -e instructions, -c 1000000 (work loop 50000000: 100 periods of user instructions); floor per run: $exact_floor overflow interrupts and $((exact_floor - 1)) samples"
 		echo
 		echo "| configuration | firmware | rounds | cycles samples: fewest / median / mean | instructions samples: fewest / median / mean | interrupts: fewest in a run | runs with interrupts more / fewer than samples | CPU ms / ms per run (median, mean) |"
 		echo "|---|---|---|---|---|---|---|---|"

@@ -10,6 +10,10 @@
 #define CSR_SCAUSE	0x142
 #define CSR_STVAL	0x143
 #define CSR_SIP		0x144
+#define CSR_SCOUNTINHIBIT 0x120	/* Ssccfg */
+#define CSR_SISELECT	0x150	/* Sscsrind, AIA */
+#define CSR_SIREG	0x151
+#define CSR_SIREG2	0x152
 #define CSR_SATP	0x180
 #define CSR_SCOUNTOVF	0xda0
 #define CSR_TIME	0xc01

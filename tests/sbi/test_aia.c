@@ -35,8 +35,6 @@
 #include "test.h"
 #include "test_pmu.h"
 
-#define CSR_SISELECT	0x150
-#define CSR_SIREG	0x151
 #define CSR_STOPEI	0x15c
 #define IMSIC_EIDELIVERY 0x70
 #define IMSIC_EITHRESHOLD 0x72

@@ -118,10 +118,7 @@ static bool lcofie_sticks(void)
 
 /* ---- counter delegation (Smcdeleg, Ssccfg) --------------------------- */
 
-#define CSR_SISELECT		0x150
-#define CSR_SIREG		0x151
-#define CSR_SIREG2		0x152	/* counter i's event (Smcdeleg's table) */
-#define CSR_SCOUNTINHIBIT	0x120
+/* siselect 0x40 + i: counter i; sireg its value, sireg2 its event */
 #define SISELECT_COUNTER(i)	(0x40 + (i))
 #define DELEG_COUNTER		3
 #define DELEG_PAGES		32
